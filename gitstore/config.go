@@ -1,0 +1,239 @@
+package gitstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
+)
+
+// Config is git configuration in git-config syntax, possibly merged from several files. Later
+// values win, as with git. Section and key names are case-insensitive, subsections are not.
+type Config struct {
+	values map[string][]string // "section\x00subsection\x00key" → values in file order
+	subs   map[string][]string // lowercased section → subsections in first-seen order
+}
+
+// NewConfig returns an empty configuration.
+func NewConfig() *Config {
+	return &Config{values: map[string][]string{}, subs: map[string][]string{}}
+}
+
+// ParseConfig parses data in git-config syntax (as .gitmodules and .gitloop use). name is
+// used in errors.
+func ParseConfig(name string, data []byte) (*Config, error) {
+	c := NewConfig()
+	if err := c.merge(name, data, 0); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// LoadConfigFile merges the file at path into c; a missing file is not an error.
+func (c *Config) LoadConfigFile(path string) error {
+	return c.mergeFile(path, 0)
+}
+
+func (c *Config) mergeFile(path string, depth int) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read config %q: %w", path, err)
+	}
+	return c.merge(path, data, depth)
+}
+
+// merge adds the settings in data; include.path entries are followed (relative to name's
+// directory) up to a small depth, as git does. includeIf is not evaluated.
+func (c *Config) merge(name string, data []byte, depth int) error {
+	var raw format.Config
+	if err := format.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+		return fmt.Errorf("parse config %q: %w; check its syntax with `git config -f %s --list`", name, err, name)
+	}
+	for _, s := range raw.Sections {
+		sec := strings.ToLower(s.Name)
+		for _, o := range s.Options {
+			if sec == "include" && strings.EqualFold(o.Key, "path") && depth < 10 {
+				if err := c.mergeFile(resolveInclude(name, o.Value), depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			c.add(sec, "", o.Key, o.Value)
+		}
+		for _, sub := range s.Subsections {
+			c.noteSub(sec, sub.Name)
+			for _, o := range sub.Options {
+				c.add(sec, sub.Name, o.Key, o.Value)
+			}
+		}
+	}
+	return nil
+}
+
+func resolveInclude(from, path string) string {
+	if strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, path[2:])
+		}
+	}
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(filepath.Dir(from), path)
+}
+
+func configKey(section, sub, key string) string {
+	return strings.ToLower(section) + "\x00" + sub + "\x00" + strings.ToLower(key)
+}
+
+func (c *Config) add(section, sub, key, value string) {
+	k := configKey(section, sub, key)
+	c.values[k] = append(c.values[k], value)
+}
+
+func (c *Config) noteSub(section, sub string) {
+	for _, s := range c.subs[section] {
+		if s == sub {
+			return
+		}
+	}
+	c.subs[section] = append(c.subs[section], sub)
+}
+
+// Merge adds other's settings after c's, so other's values win.
+func (c *Config) Merge(other *Config) {
+	for k, v := range other.values {
+		c.values[k] = append(c.values[k], v...)
+	}
+	for sec, subs := range other.subs {
+		for _, s := range subs {
+			c.noteSub(sec, s)
+		}
+	}
+}
+
+// Get returns the last value of section[.sub].key, or "" when unset.
+func (c *Config) Get(section, sub, key string) string {
+	v := c.values[configKey(section, sub, key)]
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
+
+// Has reports whether section[.sub].key is set at all.
+func (c *Config) Has(section, sub, key string) bool {
+	return len(c.values[configKey(section, sub, key)]) > 0
+}
+
+// All returns every value of a multi-valued key, in order.
+func (c *Config) All(section, sub, key string) []string {
+	return c.values[configKey(section, sub, key)]
+}
+
+// Subsections lists the subsections of section in the order they first appear.
+func (c *Config) Subsections(section string) []string {
+	return c.subs[strings.ToLower(section)]
+}
+
+// Bool reads a boolean the way git does (true/yes/on/1, false/no/off/0, a bare key is true).
+func (c *Config) Bool(section, sub, key string, def bool) bool {
+	if !c.Has(section, sub, key) {
+		return def
+	}
+	b, err := ParseBool(c.Get(section, sub, key))
+	if err != nil {
+		return def
+	}
+	return b
+}
+
+// ParseBool parses a git boolean.
+func ParseBool(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "true", "yes", "on", "1":
+		return true, nil
+	case "false", "no", "off", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not a boolean (use true or false)", s)
+}
+
+// ParseInt parses a git integer with an optional k, m or g suffix.
+func ParseInt(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'k', 'K':
+			mult, s = 1<<10, s[:n-1]
+		case 'm', 'M':
+			mult, s = 1<<20, s[:n-1]
+		case 'g', 'G':
+			mult, s = 1<<30, s[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return v * mult, nil
+}
+
+// UserConfigFiles are the system and global configuration files git reads, honouring
+// GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM, GIT_CONFIG_GLOBAL and XDG_CONFIG_HOME.
+func UserConfigFiles() []string {
+	var files []string
+	if v := os.Getenv("GIT_CONFIG_NOSYSTEM"); v == "" || v == "0" || strings.EqualFold(v, "false") {
+		sys := os.Getenv("GIT_CONFIG_SYSTEM")
+		if sys == "" {
+			sys = "/etc/gitconfig"
+		}
+		files = append(files, sys)
+	}
+	if g, ok := os.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
+		return append(files, g)
+	}
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	home, _ := os.UserHomeDir()
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	if xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "config"))
+	}
+	if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	return files
+}
+
+// loadRepoConfig merges system, global, repository and (with extensions.worktreeConfig) the
+// worktree's config.worktree, in git's order of precedence.
+func loadRepoConfig(common, gitDir string) (*Config, error) {
+	c := NewConfig()
+	for _, f := range UserConfigFiles() {
+		if err := c.LoadConfigFile(f); err != nil {
+			return nil, err
+		}
+	}
+	repoCfg := NewConfig()
+	if err := repoCfg.LoadConfigFile(filepath.Join(common, "config")); err != nil {
+		return nil, err
+	}
+	c.Merge(repoCfg)
+	if repoCfg.Bool("extensions", "", "worktreeconfig", false) {
+		if err := c.LoadConfigFile(filepath.Join(gitDir, "config.worktree")); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}

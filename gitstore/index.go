@@ -1,0 +1,312 @@
+package gitstore
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// IndexEntry is one entry of git's index (the staging area), as stored on disk.
+type IndexEntry struct {
+	// Path is the entry's path relative to the worktree top, '/'-separated, raw bytes as git
+	// stores them (not necessarily UTF-8).
+	Path string
+	// Mode is the file mode: 0100644, 0100755, 0120000 (symlink) or 0160000 (gitlink).
+	Mode uint32
+	// Hash is the blob (or, for a gitlink, commit) name.
+	Hash Hash
+	// Size is the file size truncated to 32 bits, from the last stat.
+	Size uint32
+	// Stat data cached from the last time git looked at the file (truncated to 32 bits).
+	MtimeSec, MtimeNsec, CtimeSec, CtimeNsec uint32
+	Dev, Ino, UID, GID                       uint32
+	// Stage is 0 for a normal entry, 1 (base), 2 (ours) or 3 (theirs) during a conflict.
+	Stage uint8
+	// SkipWorktree is set for paths outside a sparse checkout (`git update-index --skip-worktree`).
+	SkipWorktree bool
+	// IntentToAdd is set by `git add -N`; Hash is then the empty blob.
+	IntentToAdd bool
+	// AssumeValid is set by `git update-index --assume-unchanged`.
+	AssumeValid bool
+}
+
+// Index is a parsed index file.
+type Index struct {
+	// Version is the file format version (2, 3 or 4); 0 when there is no index file.
+	Version uint32
+	// Entries are in file order: sorted by path bytes, then by stage.
+	Entries []IndexEntry
+	// ModTime is the index file's modification time, to detect "racily clean" entries: an entry
+	// whose mtime is not older than ModTime may have changed without its stat data showing it.
+	ModTime time.Time
+}
+
+// Index file layout (git's Documentation/gitformat-index.txt).
+const (
+	indexHeaderLen = 12 // "DIRC", version, entry count
+	indexEntryHead = 62 // stat data, mode, ids, size, hash, flags
+	indexMinEntry  = 64 // the smallest possible entry in every version
+	indexNameMask  = 0x0fff
+
+	indexFlagAssumeValid = 0x8000
+	indexFlagExtended    = 0x4000
+	indexExtSkipWorktree = 0x4000
+	indexExtIntentToAdd  = 0x2000
+)
+
+// ReadIndex reads the worktree's index: $GIT_INDEX_FILE if set (relative to the current
+// directory), else GitDir/index. A missing index file gives an empty Index and no error.
+func (r *Repo) ReadIndex() (*Index, error) {
+	path := filepath.Join(r.GitDir, "index")
+	if env := os.Getenv("GIT_INDEX_FILE"); env != "" {
+		abs, err := filepath.Abs(env)
+		if err != nil {
+			return nil, fmt.Errorf("read index %q (GIT_INDEX_FILE): %w", env, err)
+		}
+		path = abs
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Index{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("read index %s: %w", path, err)
+	}
+	idx, err := ParseIndex(data)
+	if err != nil {
+		return nil, fmt.Errorf("read index %s: %w", path, err)
+	}
+	idx.ModTime = fi.ModTime()
+	return idx, nil
+}
+
+// ParseIndex parses the bytes of an index file of version 2, 3 or 4. Optional extensions
+// (cache tree, resolve undo, untracked cache, fsmonitor, ...) are skipped; a required one
+// (split index "link", sparse index "sdir", or any unknown) is an error saying how to turn it
+// off. The trailing SHA-1 checksum is verified (an all-zero one, written with
+// index.skipHash, is accepted). All paths share one backing string. data is not retained.
+func ParseIndex(data []byte) (*Index, error) {
+	if len(data) < indexHeaderLen+sha1.Size {
+		return nil, fmt.Errorf("index is truncated (%d bytes); rebuild it with `rm .git/index && git reset`", len(data))
+	}
+	if string(data[:4]) != "DIRC" {
+		return nil, fmt.Errorf("not an index file (signature %q, want \"DIRC\")", data[:4])
+	}
+	version := be32(data[4:])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("index version %d is not supported (2, 3 and 4 are); convert it with `git update-index --index-version 4`", version)
+	}
+	body, sum := data[:len(data)-sha1.Size], data[len(data)-sha1.Size:]
+	checksumOK := func() bool { return isZeroBytes(sum) || sha1.Sum(body) == [sha1.Size]byte(sum) }
+	if len(body) < concurrentChecksumSize {
+		if !checksumOK() {
+			return nil, errChecksum
+		}
+		return parseIndexBody(body, version)
+	}
+	// Hashing takes about as long as parsing: do both at once. A bad checksum wins over any
+	// parse error, which it would explain.
+	ok := make(chan bool, 1)
+	go func() { ok <- checksumOK() }()
+	idx, err := parseIndexBody(body, version)
+	if !<-ok {
+		return nil, errChecksum
+	}
+	return idx, err
+}
+
+// concurrentChecksumSize is the index size from which ParseIndex verifies the checksum in
+// parallel with parsing.
+const concurrentChecksumSize = 256 << 10
+
+var errChecksum = errors.New("index checksum mismatch: the file is corrupt; rebuild it with `rm .git/index && git reset` (staged changes are lost)")
+
+// parseIndexBody parses the entries and extensions of an index whose header (signature and
+// version) has been checked; body excludes the trailing checksum.
+func parseIndexBody(body []byte, version uint32) (*Index, error) {
+	count := be32(body[8:])
+	if uint64(count) > uint64(len(body)-indexHeaderLen)/indexMinEntry {
+		return nil, fmt.Errorf("index claims %d entries but holds only %d bytes: the file is corrupt", count, len(body)+sha1.Size)
+	}
+
+	idx := &Index{Version: version, Entries: make([]IndexEntry, count)}
+	ends := make([]uint32, count) // where each entry's path ends in names
+	var names strings.Builder
+	if version == 4 {
+		names.Grow(len(body))
+	} else {
+		names.Grow(len(body) - indexHeaderLen - int(count)*indexEntryHead)
+	}
+	// A version 4 index can describe far more path bytes than it holds; refuse absurd expansion
+	// (real indexes stay well under 64x) rather than exhaust memory on a corrupt or hostile file.
+	// Path offsets are kept in 32 bits.
+	maxNames := min(64*len(body)+1<<20, math.MaxUint32)
+	if len(body) > maxNames {
+		return nil, fmt.Errorf("index of %d bytes is too large", len(body))
+	}
+	off := indexHeaderLen
+	prevStart := 0
+	for i := range idx.Entries {
+		p := body[off:]
+		if len(p) < indexEntryHead {
+			return nil, indexCorrupt(i, "entry is truncated")
+		}
+		e := &idx.Entries[i]
+		e.CtimeSec, e.CtimeNsec = be32(p[0:]), be32(p[4:])
+		e.MtimeSec, e.MtimeNsec = be32(p[8:]), be32(p[12:])
+		e.Dev, e.Ino = be32(p[16:]), be32(p[20:])
+		e.Mode, e.UID, e.GID, e.Size = be32(p[24:]), be32(p[28:]), be32(p[32:]), be32(p[36:])
+		copy(e.Hash[:], p[40:60])
+		flags := uint16(p[60])<<8 | uint16(p[61])
+		e.AssumeValid = flags&indexFlagAssumeValid != 0
+		e.Stage = uint8(flags>>12) & 3
+		nameLen := int(flags & indexNameMask)
+		head := indexEntryHead
+		if flags&indexFlagExtended != 0 {
+			if len(p) < indexEntryHead+2 {
+				return nil, indexCorrupt(i, "entry is truncated")
+			}
+			ext := uint16(p[62])<<8 | uint16(p[63])
+			if ext&^(indexExtSkipWorktree|indexExtIntentToAdd) != 0 {
+				return nil, indexCorrupt(i, fmt.Sprintf("unknown entry flags 0x%04x (written by a newer git?)", ext))
+			}
+			e.SkipWorktree = ext&indexExtSkipWorktree != 0
+			e.IntentToAdd = ext&indexExtIntentToAdd != 0
+			head += 2
+		}
+		name := p[head:]
+		if version == 4 {
+			// The path is the previous path less its last `strip` bytes, plus a NUL-terminated
+			// suffix. The first entry has no previous path.
+			strip, n := decodeIndexVarint(name)
+			if n == 0 {
+				return nil, indexCorrupt(i, "bad path prefix length")
+			}
+			name = name[n:]
+			nul := bytes.IndexByte(name, 0)
+			if nul < 0 {
+				return nil, indexCorrupt(i, "path is not terminated")
+			}
+			start := names.Len()
+			if i > 0 {
+				prevLen := uint64(start - prevStart)
+				if strip > prevLen {
+					return nil, indexCorrupt(i, "path strips more than the previous path")
+				}
+				names.WriteString(names.String()[prevStart : start-int(strip)])
+			}
+			names.Write(name[:nul])
+			if names.Len() > maxNames {
+				return nil, indexCorrupt(i, "prefix-compressed paths expand implausibly")
+			}
+			if full := names.Len() - start; full != nameLen && (nameLen != indexNameMask || full < indexNameMask) {
+				return nil, indexCorrupt(i, "path length does not match its flags")
+			}
+			prevStart = start
+			off += head + n + nul + 1
+		} else {
+			if nameLen == indexNameMask {
+				if nameLen = bytes.IndexByte(name, 0); nameLen < indexNameMask {
+					return nil, indexCorrupt(i, "long path is not terminated")
+				}
+			}
+			size := (head + nameLen + 8) &^ 7 // NUL-padded to a multiple of 8
+			if size > len(p) {
+				return nil, indexCorrupt(i, "entry is truncated")
+			}
+			names.Write(name[:nameLen])
+			off += size
+		}
+		ends[i] = uint32(names.Len())
+	}
+	all := names.String()
+	start := uint32(0)
+	for i := range idx.Entries {
+		idx.Entries[i].Path = all[start:ends[i]]
+		start = ends[i]
+	}
+
+	// Extensions: 4-byte signature, 4-byte size, data. Upper-case signatures are optional.
+	for off+8 <= len(body) {
+		sig := body[off : off+4]
+		size := uint64(be32(body[off+4:]))
+		if uint64(off)+8+size > uint64(len(body)) {
+			return nil, fmt.Errorf("index extension %q is truncated: the file is corrupt; rebuild it with `rm .git/index && git reset`", sig)
+		}
+		if sig[0] < 'A' || sig[0] > 'Z' {
+			return nil, requiredExtensionError(string(sig))
+		}
+		off += 8 + int(size)
+	}
+	return idx, nil
+}
+
+// requiredExtensionError explains a required index extension git-loop cannot read.
+func requiredExtensionError(sig string) error {
+	switch sig {
+	case "link":
+		return errors.New(`index uses the split-index format (required extension "link"), which git-loop cannot read; run ` +
+			"`git update-index --no-split-index` (and `git config core.splitIndex false` to keep it off)")
+	case "sdir":
+		return errors.New(`index is a sparse index (required extension "sdir"), which git-loop cannot read; run ` +
+			"`git sparse-checkout disable`, or keep the sparse checkout with a full index: `git sparse-checkout init --no-sparse-index`")
+	}
+	return fmt.Errorf("index has required extension %q, which git-loop does not understand (written by a newer git?); "+
+		"rewrite the index without it, or upgrade git-loop", sig)
+}
+
+func indexCorrupt(i int, why string) error {
+	return fmt.Errorf("index entry %d: %s: the file is corrupt; rebuild it with `rm .git/index && git reset`", i, why)
+}
+
+// decodeIndexVarint decodes git's offset varint (varint.c): 7 bits a byte, most significant
+// first, with each continuation adding one. It returns the bytes used, 0 on error.
+func decodeIndexVarint(b []byte) (uint64, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	val := uint64(c & 127)
+	n := 1
+	for c&128 != 0 {
+		val++
+		if val == 0 || val>>57 != 0 || n >= len(b) {
+			return 0, 0
+		}
+		c = b[n]
+		n++
+		val = val<<7 + uint64(c&127)
+	}
+	return val, n
+}
+
+func be32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
+
+func isZeroBytes(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}

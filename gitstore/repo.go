@@ -1,0 +1,195 @@
+// Package gitstore is git-loop's only door to a git repository: it finds and opens repositories
+// (linked worktrees, worktreeConfig, partial clones), reads and writes objects, updates refs with
+// git's own lock protocol, and reads the index. It is the only package that imports go-git.
+package gitstore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// Errors returned by Open. Each names a repository git-loop cannot work in.
+var (
+	// ErrNotRepo means no git repository contains the directory.
+	ErrNotRepo = errors.New("not a git repository")
+	// ErrBare means the repository has no working tree to snapshot.
+	ErrBare = errors.New("bare repository")
+	// ErrReftable means refs are stored in reftable format, which git-loop cannot lock.
+	ErrReftable = errors.New("reftable ref storage is not supported")
+	// ErrSHA256 means the repository uses SHA-256 object names.
+	ErrSHA256 = errors.New("sha256 object format is not supported")
+	// ErrFormat means an unknown repository format version or extension.
+	ErrFormat = errors.New("unsupported repository format")
+)
+
+// Repo is an open repository seen from one worktree.
+type Repo struct {
+	// WorkTree is the absolute path of the worktree's top directory.
+	WorkTree string
+	// GitDir is the worktree's own git directory (.git, or .git/worktrees/<id>).
+	GitDir string
+	// CommonDir holds objects, refs and config shared by all worktrees.
+	CommonDir string
+	// Config is the repository's configuration (system, global, repo and worktree files merged).
+	Config *Config
+
+	storeOnce sync.Once
+	storeMu   sync.Mutex // go-git's object storage is not documented as safe for concurrent use
+	store     *filesystem.Storage
+}
+
+// Open finds the repository containing dir (which may be any subdirectory of a worktree) and
+// checks that git-loop can work in it.
+func Open(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open repository at %q: %w", dir, err)
+	}
+	work, gitDir, err := discover(abs)
+	if err != nil {
+		return nil, err
+	}
+	common, err := commonDir(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Repo{WorkTree: work, GitDir: gitDir, CommonDir: common}
+	if r.Config, err = loadRepoConfig(common, gitDir); err != nil {
+		return nil, err
+	}
+	if err := r.checkFormat(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// FindGitDir returns the worktree top and git directory containing dir without reading any
+// configuration: the cheap first step of the hook's hot path.
+func FindGitDir(dir string) (workTree, gitDir string, err error) {
+	return discover(dir)
+}
+
+// discover walks up from dir to the first directory holding a .git directory or file.
+func discover(dir string) (string, string, error) {
+	for d := dir; ; {
+		dotgit := filepath.Join(d, ".git")
+		fi, err := os.Stat(dotgit)
+		switch {
+		case err == nil && fi.IsDir():
+			return d, dotgit, nil
+		case err == nil:
+			gd, err := readGitFile(dotgit)
+			if err != nil {
+				return "", "", err
+			}
+			return d, gd, nil
+		}
+		if isBareDir(d) {
+			return "", "", fmt.Errorf("open repository at %q: %w: git-loop needs a working tree; run it in a clone with a checkout", d, ErrBare)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", fmt.Errorf("open repository at %q: %w (or any parent): run git-loop inside a git worktree, or `git init` first", dir, ErrNotRepo)
+		}
+		d = parent
+	}
+}
+
+// readGitFile resolves a ".git" file ("gitdir: <path>") as linked worktrees and submodules use.
+func readGitFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read %q: %w", path, err)
+	}
+	line := strings.TrimSpace(string(data))
+	target, ok := strings.CutPrefix(line, "gitdir: ")
+	if !ok {
+		return "", fmt.Errorf("read %q: %w: no \"gitdir:\" line", path, ErrNotRepo)
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(path), target)
+	}
+	if _, err := os.Stat(target); err != nil {
+		return "", fmt.Errorf("read %q: git dir %q is gone (%w); run `git worktree prune` or fix the path", path, target, ErrNotRepo)
+	}
+	return filepath.Clean(target), nil
+}
+
+// isBareDir reports whether d looks like a git directory (bare repository or inside .git).
+func isBareDir(d string) bool {
+	for _, name := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(d, name)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// commonDir follows gitDir/commondir, which linked worktrees use to share the main repository.
+func commonDir(gitDir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if errors.Is(err, os.ErrNotExist) {
+		return gitDir, nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read commondir of %q: %w", gitDir, err)
+	}
+	dir := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(gitDir, dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+// checkFormat refuses repositories whose formats git-loop cannot read or write correctly.
+func (r *Repo) checkFormat() error {
+	c := r.Config
+	where := fmt.Sprintf("open repository %q", r.WorkTree)
+	if c.Bool("core", "", "bare", false) {
+		return fmt.Errorf("%s: %w: git-loop needs a working tree; run it in a clone with a checkout", where, ErrBare)
+	}
+	if f := strings.ToLower(c.Get("extensions", "", "objectformat")); f != "" && f != "sha1" {
+		return fmt.Errorf("%s: %w (extensions.objectFormat=%s); use a sha1 repository", where, ErrSHA256, f)
+	}
+	if s := strings.ToLower(c.Get("extensions", "", "refstorage")); s != "" && s != "files" {
+		return fmt.Errorf("%s: %w (extensions.refStorage=%s); convert with `git refs migrate --ref-format=files`", where, ErrReftable, s)
+	}
+	switch v := c.Get("core", "", "repositoryformatversion"); v {
+	case "", "0", "1":
+	default:
+		return fmt.Errorf("%s: %w: core.repositoryFormatVersion=%s", where, ErrFormat, v)
+	}
+	return nil
+}
+
+// WorktreeID is "" for the main worktree and the id under .git/worktrees for a linked one.
+func (r *Repo) WorktreeID() string {
+	if r.GitDir == r.CommonDir {
+		return ""
+	}
+	return filepath.Base(r.GitDir)
+}
+
+// LoopDir is the directory of git-loop's rebuildable caches, .git/loop in the common dir.
+func (r *Repo) LoopDir() string { return filepath.Join(r.CommonDir, "loop") }
+
+// storage returns the go-git object store, opened on first use. It is built on go-git's storage
+// layer directly rather than git.Open: git.Open refuses repositories with extensions.worktreeConfig
+// or extensions.partialClone (go-git v5 does not know them), yet neither changes how objects and
+// refs are stored. The formats that do (objectFormat, refStorage) are refused by checkFormat.
+func (r *Repo) storage() *filesystem.Storage {
+	r.storeOnce.Do(func() {
+		fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
+		r.store = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(8*cache.MiByte), filesystem.Options{})
+	})
+	return r.store
+}

@@ -1,0 +1,137 @@
+// Package snapshots turns a working tree into a git tree object identical to the one
+// `cp .git/index tmp; GIT_INDEX_FILE=tmp git add -A; git write-tree` would produce, without
+// touching the index, HEAD, the worktree or any ref. A stat cache under the worktree's git dir
+// makes an unchanged tree cost one directory walk.
+package snapshots
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// ErrChanging means files kept changing while they were read, so no consistent snapshot could
+// be taken.
+var ErrChanging = errors.New("files changed while the snapshot was taken")
+
+// Result describes one snapshot.
+type Result struct {
+	// Tree is the snapshot's tree object.
+	Tree gitstore.Hash
+	// Files counts the entries (files, symlinks, gitlinks) in the tree.
+	Files int
+	// Hashed counts files whose content had to be read (not answered by the index or cache).
+	Hashed int
+	// Filtered is true when .gitattributes or core.autocrlf ask for content conversion, so
+	// changed files were hashed by `git hash-object` to get git's exact result.
+	Filtered bool
+}
+
+// CachePath is where the stat cache of r's worktree lives.
+func CachePath(r *gitstore.Repo) string {
+	return filepath.Join(r.GitDir, "loop", "snapshot-cache")
+}
+
+// Take snapshots r's worktree, writing any missing blob and tree objects.
+func Take(r *gitstore.Repo) (*Result, error) {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var res *Result
+		res, err = take(r)
+		if !errors.Is(err, errRetry) {
+			return res, err
+		}
+	}
+	return nil, fmt.Errorf("snapshot %s: %w; stop the processes writing to it and retry", r.WorkTree, ErrChanging)
+}
+
+var errRetry = errors.New("retry snapshot")
+
+func take(r *gitstore.Repo) (*Result, error) {
+	s, err := newSnapshotter(r)
+	if err != nil {
+		return nil, err
+	}
+	root, err := s.walk()
+	if err != nil {
+		return nil, err
+	}
+	s.addKept(root)
+	if err := s.hashPending(); err != nil {
+		return nil, err
+	}
+	tree, err := s.buildTree(root)
+	if err != nil {
+		return nil, err
+	}
+	s.newCache.root = tree
+	if s.cacheChanged() {
+		if err := s.newCache.save(CachePath(r)); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Tree: tree, Files: s.count, Hashed: len(s.pending), Filtered: s.filtered.Load()}, nil
+}
+
+// trackedIndex answers questions about the index: which paths are tracked, and which
+// directories contain tracked paths.
+type trackedIndex struct {
+	entries map[string]*gitstore.IndexEntry
+	paths   []string // sorted
+	modTime time.Time
+}
+
+func newTrackedIndex(idx *gitstore.Index) *trackedIndex {
+	t := &trackedIndex{entries: make(map[string]*gitstore.IndexEntry, len(idx.Entries)), modTime: idx.ModTime}
+	for i := range idx.Entries {
+		e := &idx.Entries[i]
+		if prev, ok := t.entries[e.Path]; ok && prev.Stage == 0 {
+			continue
+		}
+		if _, ok := t.entries[e.Path]; !ok {
+			t.paths = append(t.paths, e.Path)
+		}
+		t.entries[e.Path] = e
+	}
+	sort.Strings(t.paths)
+	return t
+}
+
+// hasUnder reports whether any tracked path lies inside directory dir.
+func (t *trackedIndex) hasUnder(dir string) bool {
+	prefix := dir + "/"
+	i := sort.SearchStrings(t.paths, prefix)
+	return i < len(t.paths) && strings.HasPrefix(t.paths[i], prefix)
+}
+
+// usableHash returns the index's object name for a file whose stat data still match the
+// entry and that is not racily clean (modified at or after the index was written).
+func (t *trackedIndex) usableHash(e *gitstore.IndexEntry, st *fileStat) (gitstore.Hash, bool) {
+	if e.Stage != 0 || e.IntentToAdd || e.Mode == gitstore.ModeGitlink {
+		return gitstore.ZeroHash, false
+	}
+	if (e.Mode == gitstore.ModeSymlink) != st.isSymlink() {
+		return gitstore.ZeroHash, false
+	}
+	if e.Size != uint32(st.size) || e.MtimeSec != uint32(st.mtimeSec) || e.MtimeNsec != uint32(st.mtimeNsec) ||
+		e.CtimeSec != uint32(st.ctimeSec) || e.CtimeNsec != uint32(st.ctimeNsec) || e.Ino != uint32(st.ino) {
+		return gitstore.ZeroHash, false
+	}
+	if !time.Unix(st.mtimeSec, st.mtimeNsec).Before(t.modTime) {
+		return gitstore.ZeroHash, false
+	}
+	return e.Hash, true
+}
+
+// cacheChanged reports whether the next cache differs from the loaded one. Every file the
+// new cache holds was answered by the index or the old cache unless it was hashed, so equal
+// sizes, the same root and nothing hashed mean the file would be rewritten unchanged.
+func (s *snapshotter) cacheChanged() bool {
+	return len(s.pending) > 0 || s.newCache.root != s.cache.root ||
+		len(s.newCache.files) != len(s.cache.files) || len(s.newCache.trees) != len(s.cache.trees)
+}

@@ -1,0 +1,236 @@
+// Package loop holds a loop's configuration and state, stores them as commits on
+// refs/loop/<name>, and implements the lifecycle commands (start, checkpoint, pause, resume,
+// cancel, status, list).
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Exit policies: which signals complete a loop.
+const (
+	ExitBoth    = "both"
+	ExitGates   = "gates"
+	ExitPromise = "promise"
+	ExitEither  = "either"
+)
+
+// DefaultMaxIterations is used when no configuration sets a limit.
+const DefaultMaxIterations = 10
+
+// Gate is one ordered check run against a snapshot.
+type Gate struct {
+	Name    string `json:"name"`
+	Run     string `json:"run"`
+	Timeout string `json:"timeout,omitempty"`
+}
+
+// Config is a loop's goal and configuration, fixed at start and stored as loop.json.
+type Config struct {
+	Name          string    `json:"name"`
+	Prompt        string    `json:"prompt"`
+	Promises      []string  `json:"promises"`
+	Gates         []Gate    `json:"gates"`
+	Exit          string    `json:"exit"`
+	MaxIterations int       `json:"max_iterations"`
+	Unlimited     bool      `json:"unlimited,omitempty"`
+	Base          string    `json:"base,omitempty"` // HEAD commit when the loop started
+	Branch        string    `json:"branch,omitempty"`
+	Worktree      string    `json:"worktree"`
+	StartedAt     time.Time `json:"started_at"`
+}
+
+// Settings are what configuration files and flags may set for a new loop. Zero values mean
+// "not set here".
+type Settings struct {
+	Prompt        string
+	Promises      []string
+	Gates         []Gate
+	Exit          string
+	MaxIterations *int
+	Unlimited     bool
+}
+
+// ErrConfig marks invalid configuration or flags.
+var ErrConfig = errors.New("invalid configuration")
+
+// LoadSettings reads personal defaults from git config (loop.*) and then the worktree's
+// committed .gitloop, which wins. Flags are applied on top by the caller with Override.
+func LoadSettings(r *gitstore.Repo) (Settings, error) {
+	var s Settings
+	if err := s.apply(r.Config, "git config"); err != nil {
+		return s, err
+	}
+	path := filepath.Join(r.WorkTree, ".gitloop")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read .gitloop: %w", err)
+	}
+	file, err := gitstore.ParseConfig(path, data)
+	if err != nil {
+		return s, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return s, s.apply(file, ".gitloop")
+}
+
+// apply merges the [loop] and [gate "…"] sections of c into s.
+func (s *Settings) apply(c *gitstore.Config, where string) error {
+	if v := c.Get("loop", "", "prompt"); v != "" {
+		s.Prompt = v
+	}
+	if v := c.All("loop", "", "promise"); len(v) > 0 {
+		s.Promises = v
+	}
+	if v := c.Get("loop", "", "exit"); v != "" {
+		s.Exit = v
+	}
+	if c.Has("loop", "", "maxiterations") {
+		n, err := gitstore.ParseInt(c.Get("loop", "", "maxiterations"))
+		if err != nil || n < 0 {
+			return fmt.Errorf("%w: loop.maxIterations in %s: want a number ≥ 0, got %q", ErrConfig, where, c.Get("loop", "", "maxiterations"))
+		}
+		m := int(n)
+		s.MaxIterations = &m
+	}
+	var gates []Gate
+	for _, name := range c.Subsections("gate") {
+		run := c.Get("gate", name, "run")
+		if run == "" {
+			return fmt.Errorf("%w: gate %q in %s has no run command; add `run = <command>`", ErrConfig, name, where)
+		}
+		gates = append(gates, Gate{Name: name, Run: run, Timeout: c.Get("gate", name, "timeout")})
+	}
+	if len(gates) > 0 {
+		s.Gates = gates
+	}
+	return nil
+}
+
+// Override applies flag values (non-zero fields of o) over s.
+func (s *Settings) Override(o Settings) {
+	if o.Prompt != "" {
+		s.Prompt = o.Prompt
+	}
+	if len(o.Promises) > 0 {
+		s.Promises = o.Promises
+	}
+	if len(o.Gates) > 0 {
+		s.Gates = o.Gates
+	}
+	if o.Exit != "" {
+		s.Exit = o.Exit
+	}
+	if o.MaxIterations != nil {
+		s.MaxIterations = o.MaxIterations
+	}
+	if o.Unlimited {
+		s.Unlimited = true
+	}
+}
+
+// ParseGateFlag parses --gate NAME=CMD.
+func ParseGateFlag(v string) (Gate, error) {
+	name, run, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.TrimSpace(run) == "" {
+		return Gate{}, fmt.Errorf("%w: --gate %q: want NAME=COMMAND, e.g. --gate 'test=go test ./...'", ErrConfig, v)
+	}
+	return Gate{Name: name, Run: run}, nil
+}
+
+// resolve validates settings and fills defaults for a new loop's Config.
+func (s Settings) resolve() (Config, error) {
+	c := Config{Prompt: s.Prompt, Promises: s.Promises, Gates: s.Gates, Exit: s.Exit, Unlimited: s.Unlimited}
+	if c.Promises == nil {
+		c.Promises = []string{}
+	}
+	if c.Gates == nil {
+		c.Gates = []Gate{}
+	}
+	if err := checkGates(c.Gates); err != nil {
+		return c, err
+	}
+	c.MaxIterations = DefaultMaxIterations
+	if s.MaxIterations != nil {
+		c.MaxIterations = *s.MaxIterations
+	}
+	if c.MaxIterations == 0 && !c.Unlimited {
+		return c, fmt.Errorf("%w: --max-iterations 0 means no limit; pass --unlimited to confirm", ErrConfig)
+	}
+	if c.Unlimited {
+		c.MaxIterations = 0
+	}
+	if c.MaxIterations < 0 {
+		return c, fmt.Errorf("%w: --max-iterations %d: want a number ≥ 1", ErrConfig, c.MaxIterations)
+	}
+	exit, err := resolveExit(c.Exit, len(c.Promises) > 0, len(c.Gates) > 0)
+	if err != nil {
+		return c, err
+	}
+	c.Exit = exit
+	return c, nil
+}
+
+func checkGates(gates []Gate) error {
+	seen := map[string]bool{}
+	for _, g := range gates {
+		if seen[g.Name] {
+			return fmt.Errorf("%w: gate %q is defined twice; give each gate its own name", ErrConfig, g.Name)
+		}
+		seen[g.Name] = true
+		if g.Timeout != "" {
+			if _, err := time.ParseDuration(g.Timeout); err != nil {
+				return fmt.Errorf("%w: gate %q timeout %q: want a duration such as 90s or 10m", ErrConfig, g.Name, g.Timeout)
+			}
+		}
+	}
+	return nil
+}
+
+// resolveExit picks the default policy (both when a promise and gates exist) and checks that
+// the chosen policy can ever be met.
+func resolveExit(exit string, hasPromise, hasGates bool) (string, error) {
+	if exit == "" {
+		switch {
+		case hasPromise && hasGates:
+			return ExitBoth, nil
+		case hasGates:
+			return ExitGates, nil
+		default:
+			return ExitPromise, nil
+		}
+	}
+	switch exit {
+	case ExitBoth, ExitEither:
+		if !hasPromise || !hasGates {
+			return "", fmt.Errorf("%w: exit policy %q needs a promise and a gate; add --promise and --gate, or choose gates or promise", ErrConfig, exit)
+		}
+	case ExitGates:
+		if !hasGates {
+			return "", fmt.Errorf("%w: exit policy gates needs at least one gate; add --gate NAME=CMD", ErrConfig)
+		}
+	case ExitPromise:
+	default:
+		return "", fmt.Errorf("%w: unknown exit policy %q; use both, gates, promise or either", ErrConfig, exit)
+	}
+	return exit, nil
+}
+
+// formatIteration renders "i of N" (or "i" when unlimited).
+func formatIteration(i, max int) string {
+	if max == 0 {
+		return strconv.Itoa(i)
+	}
+	return fmt.Sprintf("%d of %d", i, max)
+}

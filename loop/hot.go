@@ -1,0 +1,99 @@
+package loop
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// The hot-state cache keeps a copy of state.json per loop under .git/loop/state/, headed by
+// the tip it was read from, so the hook reads one small file instead of three objects. It is
+// trusted only when that tip is still the ref's value.
+
+func hotStatePath(r *gitstore.Repo, name string) string {
+	return filepath.Join(r.LoopDir(), "state", name)
+}
+
+func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, bool) {
+	data, err := os.ReadFile(hotStatePath(r, name))
+	if err != nil {
+		return nil, false
+	}
+	head, body, ok := bytes.Cut(data, []byte("\n"))
+	if !ok || string(head) != tip.String() {
+		return nil, false
+	}
+	var st State
+	if json.Unmarshal(body, &st) != nil {
+		return nil, false
+	}
+	return &st, true
+}
+
+// writeHotState refreshes the cache; failure only costs speed, so it is not reported.
+func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State) {
+	body, err := json.Marshal(st)
+	if err != nil {
+		return
+	}
+	_ = writeFileAtomic(hotStatePath(r, name), append([]byte(tip.String()+"\n"), body...))
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it into place.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// ActivePointerPath is the file naming the active loop of r's worktree. It lives in the
+// worktree's own git dir, so each linked worktree has its own and `git worktree remove`
+// takes it away with the worktree.
+func ActivePointerPath(gitDir string) string {
+	return filepath.Join(gitDir, "loop", "active")
+}
+
+// ActiveName returns the name of the loop active in r's worktree, or "" when there is none.
+func ActiveName(r *gitstore.Repo) (string, error) {
+	data, err := os.ReadFile(ActivePointerPath(r.GitDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read active loop pointer: %w", err)
+	}
+	return strings.TrimSpace(string(data)), nil
+}
+
+func setActive(r *gitstore.Repo, name string) error {
+	if err := writeFileAtomic(ActivePointerPath(r.GitDir), []byte(name+"\n")); err != nil {
+		return fmt.Errorf("record active loop: %w", err)
+	}
+	return nil
+}
+
+// clearActive removes the pointer if it still names name.
+func clearActive(r *gitstore.Repo, name string) {
+	if cur, err := ActiveName(r); err == nil && cur == name {
+		_ = os.Remove(ActivePointerPath(r.GitDir))
+	}
+}

@@ -1,0 +1,299 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/snapshots"
+)
+
+// StartOptions are the inputs of Start.
+type StartOptions struct {
+	Name    string
+	Session string
+	Flags   Settings // command-line values, applied over .gitloop and git config
+}
+
+// Start creates loop opts.Name (default: derived from the branch) in the current worktree:
+// snapshot I_0 with HEAD as parent, a root commit holding loop.json, and state commit S_0.
+func (s *Store) Start(opts StartOptions) (*State, error) {
+	r := s.Repo
+	if cur, st, err := s.FindActive(); err != nil {
+		return nil, err
+	} else if cur != "" {
+		return nil, fmt.Errorf("%w: loop %q is %s here; finish it with `git loop cancel %s`, or start the new loop in another worktree (`git worktree add`)", ErrBusy, cur, st.Status, cur)
+	}
+	settings, err := LoadSettings(r)
+	if err != nil {
+		return nil, err
+	}
+	settings.Override(opts.Flags)
+	cfg, err := settings.resolve()
+	if err != nil {
+		return nil, err
+	}
+	name := opts.Name
+	if name == "" {
+		if name, err = s.defaultName(); err != nil {
+			return nil, err
+		}
+	}
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
+	if _, err := r.ReadRef(RefName(name)); err == nil {
+		return nil, fmt.Errorf("%w: %q; pick another name, or see it with `git loop status %s`", ErrExists, name, name)
+	} else if !errors.Is(err, gitstore.ErrRefNotFound) {
+		return nil, err
+	}
+	head, err := r.Head()
+	if err != nil {
+		return nil, fmt.Errorf("start loop %q: %w", name, err)
+	}
+	snap, err := snapshots.Take(r)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Now().UTC()
+	cfg.Name, cfg.Worktree, cfg.StartedAt = name, r.WorkTree, now
+	if !head.IsZero() {
+		cfg.Base = head.String()
+	}
+	cfg.Branch = r.HeadBranch()
+	i0, err := s.writeCommit(snap.Tree, nonZero(head), fmt.Sprintf("loop %s: snapshot at start", name), name, 0, "")
+	if err != nil {
+		return nil, err
+	}
+	st := State{
+		Name: name, Status: StatusActive, MaxIterations: cfg.MaxIterations, Session: opts.Session,
+		Worktree: r.WorkTree, Reason: "started", Snapshot: i0.String(), Tree: snap.Tree.String(),
+		StartedAt: now, UpdatedAt: now,
+	}
+	root, err := s.rootCommit(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	ch := &change{
+		state: st, config: &cfg, snapshot: i0, subject: fmt.Sprintf("loop %s: started", name),
+		iteration: &Iteration{Number: 0, Kind: "start", At: now, Snapshot: i0.String(), Tree: snap.Tree.String(), Changed: true, Files: snap.Files, Hashed: snap.Hashed},
+	}
+	commit, err := s.commitChange(root, ch)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.UpdateRef(RefName(name), commit, gitstore.ZeroHash, ch.subject); err != nil {
+		if errors.Is(err, gitstore.ErrRefChanged) {
+			return nil, fmt.Errorf("%w: %q was created meanwhile by another process", ErrExists, name)
+		}
+		return nil, fmt.Errorf("start loop %q: %w", name, err)
+	}
+	writeHotState(r, name, commit, &st)
+	return &st, setActive(r, name)
+}
+
+// rootCommit is the parentless first commit of a loop: it holds loop.json, so
+// `git log --first-parent refs/loop/<name>` ends at the loop's creation, not in the branch.
+func (s *Store) rootCommit(cfg *Config) (gitstore.Hash, error) {
+	ch := &change{config: cfg}
+	tree, err := s.stateTreeConfigOnly(ch)
+	if err != nil {
+		return gitstore.ZeroHash, err
+	}
+	return s.writeCommit(tree, nil, fmt.Sprintf("loop %s: created", cfg.Name), cfg.Name, 0, "")
+}
+
+func nonZero(hs ...gitstore.Hash) []gitstore.Hash {
+	var out []gitstore.Hash
+	for _, h := range hs {
+		if !h.IsZero() {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// defaultName derives a loop name from the current branch, adding -2, -3… when taken.
+func (s *Store) defaultName() (string, error) {
+	base := strings.TrimPrefix(s.Repo.HeadBranch(), "refs/heads/")
+	base = strings.ReplaceAll(base, "/", "-")
+	if base == "" || CheckName(base) != nil {
+		base = "loop"
+	}
+	for i := 1; i < 1000; i++ {
+		name := base
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		if _, err := s.Repo.ReadRef(RefName(name)); errors.Is(err, gitstore.ErrRefNotFound) {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("%w: no free name after %s-999; pass a name to `git loop start`", ErrExists, base)
+}
+
+// FindActive returns the loop active or paused in this worktree, from the pointer file or,
+// when that was lost, by scanning refs/loop/* (restoring the pointer).
+func (s *Store) FindActive() (string, *State, error) {
+	name, err := ActiveName(s.Repo)
+	if err != nil {
+		return "", nil, err
+	}
+	if name != "" {
+		_, st, err := s.ReadState(name)
+		if err == nil && !st.Ended() && st.Worktree == s.Repo.WorkTree {
+			return name, st, nil
+		}
+		if err != nil && !errors.Is(err, ErrNoLoop) {
+			return "", nil, err
+		}
+		clearActive(s.Repo, name)
+	}
+	states, err := s.List(false)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, st := range states {
+		if st.Worktree == s.Repo.WorkTree {
+			return st.Name, st, setActive(s.Repo, st.Name)
+		}
+	}
+	return "", nil, nil
+}
+
+// Resolve returns name, or the active loop of this worktree when name is empty.
+func (s *Store) Resolve(name string) (string, error) {
+	if name != "" {
+		return name, CheckName(name)
+	}
+	active, _, err := s.FindActive()
+	if err != nil {
+		return "", err
+	}
+	if active == "" {
+		return "", fmt.Errorf("%w: none is active in this worktree; name one, see `git loop list --all`, or start one with `git loop start`", ErrNoLoop)
+	}
+	return active, nil
+}
+
+// List returns the state of every loop, sorted by name; only active and paused ones unless
+// all is set.
+func (s *Store) List(all bool) ([]*State, error) {
+	refs, err := s.Repo.ListRefs("refs/loop/")
+	if err != nil {
+		return nil, fmt.Errorf("list loops: %w", err)
+	}
+	var out []*State
+	for _, ref := range refs {
+		name := strings.TrimPrefix(ref.Name, "refs/loop/")
+		_, st, err := s.ReadState(name)
+		if err != nil {
+			return nil, err
+		}
+		if all || !st.Ended() {
+			out = append(out, st)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Checkpoint records a snapshot of the worktree now as the loop's next iteration, with no
+// decision.
+func (s *Store) Checkpoint(name string) (*State, *Iteration, error) {
+	snap, err := snapshots.Take(s.Repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rec *Iteration
+	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
+		if st.Ended() {
+			return nil, fmt.Errorf("%w: loop %q is %s; start a new loop to record more", ErrEnded, name, st.Status)
+		}
+		prev, _ := gitstore.ParseHash(st.Snapshot)
+		prevTree, _ := gitstore.ParseHash(st.Tree)
+		next := *st
+		next.Iteration++
+		snapCommit, changed, err := s.snapshotCommit(prev, prevTree, snap.Tree, name, next.Iteration)
+		if err != nil {
+			return nil, err
+		}
+		now := s.Now().UTC()
+		next.Snapshot, next.Tree, next.UpdatedAt = snapCommit.String(), snap.Tree.String(), now
+		next.Reason = "checkpoint"
+		rec = &Iteration{Number: next.Iteration, Kind: "checkpoint", At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed}
+		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: fmt.Sprintf("loop %s: checkpoint, iteration %d", name, next.Iteration)}, nil
+	})
+	return st, rec, err
+}
+
+// Transition names a user-requested status change.
+type Transition string
+
+// The user-requested transitions.
+const (
+	Pause  Transition = "pause"
+	Resume Transition = "resume"
+	Cancel Transition = "cancel"
+)
+
+// ErrNoChange means the transition found the loop already in the wanted status.
+var ErrNoChange = errors.New("nothing to change")
+
+// SetStatus applies a pause, resume or cancel. Loop state is never deleted: cancel records
+// status cancelled and frees the worktree for a new loop.
+func (s *Store) SetStatus(name string, t Transition) (*State, error) {
+	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
+		want, err := targetStatus(name, st, t)
+		if err != nil {
+			return nil, err
+		}
+		next := *st
+		next.Status, next.UpdatedAt = want, s.Now().UTC()
+		next.Reason = map[Transition]string{Pause: "paused by user", Resume: "resumed by user", Cancel: "cancelled by user"}[t]
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: %s", name, next.Reason), decision: decisionOf(t)}, nil
+	})
+	if err != nil {
+		return st, err
+	}
+	if st.Ended() {
+		clearActive(s.Repo, name)
+	}
+	return st, nil
+}
+
+func decisionOf(t Transition) string {
+	switch t {
+	case Cancel:
+		return "cancelled"
+	case Pause:
+		return "pause"
+	}
+	return ""
+}
+
+func targetStatus(name string, st *State, t Transition) (string, error) {
+	if st.Ended() {
+		if t == Cancel && st.Status == StatusCancelled {
+			return "", fmt.Errorf("%w: loop %q is already cancelled", ErrNoChange, name)
+		}
+		return "", fmt.Errorf("%w: loop %q is %s and cannot %s; start a new loop", ErrEnded, name, st.Status, t)
+	}
+	switch t {
+	case Pause:
+		if st.Status == StatusPaused {
+			return "", fmt.Errorf("%w: loop %q is already paused", ErrNoChange, name)
+		}
+		return StatusPaused, nil
+	case Resume:
+		if st.Status == StatusActive {
+			return "", fmt.Errorf("%w: loop %q is already active", ErrNoChange, name)
+		}
+		return StatusActive, nil
+	default:
+		return StatusCancelled, nil
+	}
+}

@@ -1,0 +1,88 @@
+package loop
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// Status returns the state of loop name (or of this worktree's active loop).
+func (s *Store) Status(name string) (*State, error) {
+	name, err := s.Resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	_, st, err := s.ReadState(name)
+	return st, err
+}
+
+// PrintState writes st for a person, or as JSON. verb ("started", "paused"…) heads the line.
+func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
+	if asJSON {
+		return writeJSON(w, st)
+	}
+	if verb != "" {
+		fmt.Fprintf(w, "loop %s %s\n", st.Name, verb)
+	}
+	fmt.Fprintf(w, "loop:      %s\n", st.Name)
+	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, st.Reason)
+	fmt.Fprintf(w, "iteration: %s\n", formatIteration(st.Iteration, st.MaxIterations))
+	if st.Session != "" {
+		fmt.Fprintf(w, "session:   %s\n", st.Session)
+	}
+	fmt.Fprintf(w, "worktree:  %s\n", st.Worktree)
+	fmt.Fprintf(w, "snapshot:  %s\n", short(st.Snapshot))
+	fmt.Fprintf(w, "updated:   %s\n", st.UpdatedAt.Local().Format(time.DateTime))
+	fmt.Fprintf(w, "history:   git log --first-parent refs/loop/%s\n", st.Name)
+	return nil
+}
+
+// PrintList writes one line per loop, or a JSON array.
+func PrintList(w io.Writer, states []*State, asJSON bool) error {
+	if asJSON {
+		if states == nil {
+			states = []*State{}
+		}
+		return writeJSON(w, states)
+	}
+	if len(states) == 0 {
+		fmt.Fprintln(w, "no loops (use --all to include ended ones)")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tUPDATED\tWORKTREE")
+	for _, st := range states {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, st.Status, formatIteration(st.Iteration, st.MaxIterations),
+			st.UpdatedAt.Local().Format(time.DateTime), st.Worktree)
+	}
+	return tw.Flush()
+}
+
+// PrintCheckpoint reports a recorded checkpoint.
+func PrintCheckpoint(w io.Writer, st *State, rec *Iteration, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, rec)
+	}
+	change := "no change since the previous iteration"
+	if rec.Changed {
+		change = "tree changed"
+	}
+	fmt.Fprintf(w, "loop %s: iteration %s recorded, snapshot %s (%s; %d files, %d hashed)\n",
+		st.Name, formatIteration(rec.Number, st.MaxIterations), short(rec.Snapshot), change, rec.Files, rec.Hashed)
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

@@ -1,0 +1,84 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Loop statuses.
+const (
+	StatusActive    = "active"
+	StatusPaused    = "paused"
+	StatusCompleted = "completed"
+	StatusCancelled = "cancelled"
+)
+
+// State is a loop's current state, stored as state.json and read on every hook call.
+type State struct {
+	Name          string    `json:"name"`
+	Status        string    `json:"status"`
+	Iteration     int       `json:"iteration"`
+	MaxIterations int       `json:"max_iterations"`
+	Session       string    `json:"session"`
+	Worktree      string    `json:"worktree"`
+	Reason        string    `json:"reason"`
+	Snapshot      string    `json:"snapshot"` // the latest snapshot commit
+	Tree          string    `json:"tree"`     // its tree
+	StartedAt     time.Time `json:"started_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+// Ended reports whether the loop can no longer continue.
+func (s *State) Ended() bool { return s.Status == StatusCompleted || s.Status == StatusCancelled }
+
+// Iteration is the record of one iteration, stored under iterations/.
+type Iteration struct {
+	Number   int       `json:"iteration"`
+	Kind     string    `json:"kind"` // "start", "checkpoint", later "stop" or "run"
+	At       time.Time `json:"at"`
+	Snapshot string    `json:"snapshot"`
+	Tree     string    `json:"tree"`
+	Changed  bool      `json:"changed"` // tree differs from the previous iteration's
+	Files    int       `json:"files"`
+	Hashed   int       `json:"hashed"`
+	Decision string    `json:"decision,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+}
+
+// Errors of loop operations, mapped to exit codes in one place by the CLI.
+var (
+	// ErrNoLoop means the named loop does not exist, or no loop is active here.
+	ErrNoLoop = errors.New("no such loop")
+	// ErrExists means a loop of that name already exists.
+	ErrExists = errors.New("loop already exists")
+	// ErrBusy means another loop is active in this worktree.
+	ErrBusy = errors.New("another loop is active in this worktree")
+	// ErrEnded means the loop has completed or been cancelled.
+	ErrEnded = errors.New("loop has ended")
+	// ErrBadName means the loop name is not a valid ref component.
+	ErrBadName = errors.New("invalid loop name")
+	// ErrCorrupt means the loop's stored records cannot be read.
+	ErrCorrupt = errors.New("loop record is corrupt")
+)
+
+// RefName is the ref holding loop name.
+func RefName(name string) string { return "refs/loop/" + name }
+
+// CheckName validates a loop name: one ref component.
+func CheckName(name string) error {
+	if name == "" {
+		return fmt.Errorf("%w: empty name", ErrBadName)
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] == '/' {
+			return fmt.Errorf("%w %q: a loop name cannot contain '/'; use '-' instead", ErrBadName, name)
+		}
+	}
+	if err := gitstore.CheckRefName(RefName(name)); err != nil {
+		return fmt.Errorf("%w %q: %v", ErrBadName, name, err)
+	}
+	return nil
+}

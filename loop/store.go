@@ -1,0 +1,174 @@
+package loop
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Store reads and writes loops as commit chains on refs/loop/<name>.
+type Store struct {
+	Repo *gitstore.Repo
+	// Now is the clock; tests may fix it.
+	Now func() time.Time
+}
+
+// NewStore returns a store on r using the wall clock.
+func NewStore(r *gitstore.Repo) *Store { return &Store{Repo: r, Now: time.Now} }
+
+// Files in a state commit's tree.
+const (
+	configFile     = "loop.json"
+	stateFile      = "state.json"
+	iterationsDir  = "iterations"
+	maxRefRetries  = 100
+	iterationShard = 100
+)
+
+// IterationPath is where iteration n's record lives in a state commit's tree: sharded by
+// hundreds so a long loop does not rewrite one huge tree per iteration.
+func IterationPath(n int) string {
+	return fmt.Sprintf("%s/%04d/%06d.json", iterationsDir, n/iterationShard, n)
+}
+
+// ReadState returns the tip of loop name and its state, from the hot-state cache when it
+// names the current tip, else from the tip commit (refreshing the cache).
+func (s *Store) ReadState(name string) (gitstore.Hash, *State, error) {
+	tip, err := s.Repo.ReadRef(RefName(name))
+	if errors.Is(err, gitstore.ErrRefNotFound) {
+		return tip, nil, fmt.Errorf("%w %q: list loops with `git loop list --all`", ErrNoLoop, name)
+	}
+	if err != nil {
+		return tip, nil, fmt.Errorf("read loop %q: %w", name, err)
+	}
+	if st, ok := readHotState(s.Repo, name, tip); ok {
+		return tip, st, nil
+	}
+	st, err := s.stateAt(name, tip)
+	if err != nil {
+		return tip, nil, err
+	}
+	writeHotState(s.Repo, name, tip, st)
+	return tip, st, nil
+}
+
+func (s *Store) stateAt(name string, tip gitstore.Hash) (*State, error) {
+	var st State
+	if err := s.readJSON(tip, stateFile, &st); err != nil {
+		return nil, fmt.Errorf("%w: loop %q at %s: %v; inspect it with `git show %s:%s`", ErrCorrupt, name, tip, err, RefName(name), stateFile)
+	}
+	return &st, nil
+}
+
+// ReadConfig returns the configuration stored in state commit tip.
+func (s *Store) ReadConfig(name string, tip gitstore.Hash) (*Config, error) {
+	var c Config
+	if err := s.readJSON(tip, configFile, &c); err != nil {
+		return nil, fmt.Errorf("%w: loop %q at %s: %v", ErrCorrupt, name, tip, err)
+	}
+	return &c, nil
+}
+
+func (s *Store) readJSON(commit gitstore.Hash, path string, v any) error {
+	c, err := s.Repo.ReadCommit(commit)
+	if err != nil {
+		return err
+	}
+	data, err := s.Repo.ReadPath(c.Tree, path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("parse %s: %w", path, err)
+	}
+	return nil
+}
+
+// change is one new state commit.
+type change struct {
+	state     State
+	config    *Config       // set only by start; later commits keep the parent's loop.json
+	iteration *Iteration    // the record to add, if any
+	snapshot  gitstore.Hash // second parent: the snapshot the state describes
+	subject   string
+	decision  string
+}
+
+// commitChange writes the state commit for ch on top of parent (ZeroHash for none) and
+// returns it. extraParents come before the snapshot (start uses it for the root commit).
+func (s *Store) commitChange(parent gitstore.Hash, ch *change) (gitstore.Hash, error) {
+	tree, err := s.stateTree(parent, ch)
+	if err != nil {
+		return gitstore.ZeroHash, err
+	}
+	var parents []gitstore.Hash
+	if !parent.IsZero() {
+		parents = append(parents, parent)
+	}
+	if !ch.snapshot.IsZero() {
+		parents = append(parents, ch.snapshot)
+	}
+	return s.writeCommit(tree, parents, ch.subject, ch.state.Name, ch.state.Iteration, ch.decision)
+}
+
+func (s *Store) writeCommit(tree gitstore.Hash, parents []gitstore.Hash, subject, name string, iter int, decision string) (gitstore.Hash, error) {
+	sig := s.Repo.Identity(s.Now())
+	msg := fmt.Sprintf("%s\n\nLoop-Name: %s\nLoop-Iteration: %d\n", subject, name, iter)
+	if decision != "" {
+		msg += "Loop-Decision: " + decision + "\n"
+	}
+	c := &gitstore.Commit{Tree: tree, Parents: parents, Author: sig, Committer: sig, Message: msg}
+	h, err := s.Repo.WriteCommit(c)
+	if err != nil {
+		return h, fmt.Errorf("write loop %q commit: %w", name, err)
+	}
+	return h, nil
+}
+
+// update applies fn to the current tip of loop name and moves the ref to the result with
+// git's lock protocol, starting again from the fresh tip when another writer got there first.
+func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*change, error)) (*State, error) {
+	for attempt := 0; ; attempt++ {
+		tip, st, err := s.ReadState(name)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := fn(tip, st)
+		if err != nil || ch == nil {
+			return st, err
+		}
+		commit, err := s.commitChange(tip, ch)
+		if err != nil {
+			return nil, err
+		}
+		err = s.Repo.UpdateRef(RefName(name), commit, tip, ch.subject)
+		// Another writer moved the ref: start again from its tip. A lock still held after
+		// gitstore's own wait is reported, not retried (it is likely stale).
+		if errors.Is(err, gitstore.ErrRefChanged) && attempt < maxRefRetries {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("update loop %q: %w", name, err)
+		}
+		writeHotState(s.Repo, name, commit, &ch.state)
+		return &ch.state, nil
+	}
+}
+
+// snapshotCommit returns the snapshot commit for tree: the previous one when the tree is
+// unchanged, else a new commit whose parent is the previous snapshot.
+func (s *Store) snapshotCommit(prev gitstore.Hash, prevTree, tree gitstore.Hash, name string, iter int) (gitstore.Hash, bool, error) {
+	if !prev.IsZero() && prevTree == tree {
+		return prev, false, nil
+	}
+	var parents []gitstore.Hash
+	if !prev.IsZero() {
+		parents = append(parents, prev)
+	}
+	subject := fmt.Sprintf("loop %s: snapshot of iteration %d", name, iter)
+	h, err := s.writeCommit(tree, parents, subject, name, iter, "")
+	return h, true, err
+}

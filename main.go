@@ -1,0 +1,319 @@
+// Command git-loop keeps an AI coding agent working until the work is verifiably done, and
+// stores everything about the loop in git, on refs/loop/<name>. Installed on PATH it is the
+// git subcommand `git loop`.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
+)
+
+// Exit codes, documented in README.md. exitCode is the one place errors map to them.
+const (
+	exitOK          = 0
+	exitFailure     = 1 // anything unexpected: I/O, git objects, internal errors
+	exitUsage       = 2 // bad flags, loop names or configuration
+	exitNoLoop      = 3 // the loop does not exist, or none is active here
+	exitConflict    = 4 // busy worktree, existing name, ended loop, held lock
+	exitUnsupported = 5 // not a repository, bare, reftable, sha256
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes the CLI with injected IO and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.Run(flagsFirst(app.Commands, args))
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, loop.ErrNoChange) {
+		fmt.Fprintln(stderr, "git-loop:", err)
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "git-loop:", err)
+	return exitCode(err)
+}
+
+// exitCode maps an error to the documented exit code.
+func exitCode(err error) int {
+	var usage usageError
+	switch {
+	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig):
+		return exitUsage
+	case errors.Is(err, loop.ErrNoLoop):
+		return exitNoLoop
+	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded),
+		errors.Is(err, gitstore.ErrRefLocked):
+		return exitConflict
+	case errors.Is(err, gitstore.ErrNotRepo), errors.Is(err, gitstore.ErrBare), errors.Is(err, gitstore.ErrReftable),
+		errors.Is(err, gitstore.ErrSHA256), errors.Is(err, gitstore.ErrFormat):
+		return exitUnsupported
+	}
+	return exitFailure
+}
+
+// usageError marks a command-line mistake.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:            "git-loop",
+		Usage:           "keep an AI coding agent working until the work is verifiably done, with the loop stored in git",
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideVersion:     true,
+		Commands:        commands(stdout),
+		OnUsageError:    onUsageError,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		CommandNotFound: commandNotFound,
+	}
+}
+
+func onUsageError(_ *cli.Context, err error, _ bool) error {
+	return usageError{msg: err.Error() + "; see `git loop help`"}
+}
+
+func commandNotFound(c *cli.Context, name string) {
+	fmt.Fprintf(c.App.ErrWriter, "git-loop: unknown command %q; see `git loop help`\n", name)
+	os.Exit(exitUsage)
+}
+
+func commands(out io.Writer) []*cli.Command {
+	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
+	return []*cli.Command{
+		{
+			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
+				&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE`"},
+				&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)"},
+				&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
+				&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
+				&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
+				&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
+				&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"},
+				jsonFlag,
+			},
+			Action: func(c *cli.Context) error {
+				opts, err := parseStart(c)
+				if err != nil {
+					return err
+				}
+				return withStore(func(s *loop.Store) error {
+					st, err := s.Start(opts)
+					if err != nil {
+						return err
+					}
+					return loop.PrintState(out, st, c.Bool("json"), "started")
+				})
+			},
+		},
+		{
+			Name: "status", Usage: "show a loop's state", ArgsUsage: "[NAME]", Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				name, err := oneName(c)
+				if err != nil {
+					return err
+				}
+				return withStore(func(s *loop.Store) error {
+					st, err := s.Status(name)
+					if err != nil {
+						return err
+					}
+					return loop.PrintState(out, st, c.Bool("json"), "")
+				})
+			},
+		},
+		{
+			Name: "list", Usage: "list active and paused loops", Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "all", Usage: "include completed and cancelled loops"}, jsonFlag,
+			},
+			Action: func(c *cli.Context) error {
+				if c.NArg() > 0 {
+					return usageError{msg: "list takes no arguments; see `git loop help list`"}
+				}
+				return withStore(func(s *loop.Store) error {
+					states, err := s.List(c.Bool("all"))
+					if err != nil {
+						return err
+					}
+					return loop.PrintList(out, states, c.Bool("json"))
+				})
+			},
+		},
+		transitionCommand(out, loop.Pause, "pause a loop: the hook lets the agent stop until it is resumed"),
+		transitionCommand(out, loop.Resume, "resume a paused loop"),
+		transitionCommand(out, loop.Cancel, "cancel a loop; its history stays on refs/loop/NAME"),
+		{
+			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
+			Action: func(c *cli.Context) error { return loop.Demo(out) },
+		},
+		{
+			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]",
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				name, err := oneName(c)
+				if err != nil {
+					return err
+				}
+				return withStore(func(s *loop.Store) error {
+					name, err := s.Resolve(name)
+					if err != nil {
+						return err
+					}
+					st, rec, err := s.Checkpoint(name)
+					if err != nil {
+						return err
+					}
+					return loop.PrintCheckpoint(out, st, rec, c.Bool("json"))
+				})
+			},
+		},
+	}
+}
+
+func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
+	return &cli.Command{
+		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			name, err := oneName(c)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				name, err := s.Resolve(name)
+				if err != nil {
+					return err
+				}
+				st, err := s.SetStatus(name, t)
+				if err != nil {
+					return err
+				}
+				return loop.PrintState(out, st, c.Bool("json"), string(t)+"d")
+			})
+		},
+	}
+}
+
+// parseStart turns start's flags into loop.StartOptions.
+func parseStart(c *cli.Context) (loop.StartOptions, error) {
+	name, err := oneName(c)
+	if err != nil {
+		return loop.StartOptions{}, err
+	}
+	opts := loop.StartOptions{Name: name, Session: c.String("session")}
+	if opts.Session == "" {
+		opts.Session = os.Getenv("CLAUDE_CODE_SESSION_ID")
+	}
+	f := &opts.Flags
+	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
+	if p := c.String("prompt-file"); p != "" {
+		if f.Prompt != "" {
+			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return opts, usageError{msg: fmt.Sprintf("read --prompt-file: %v", err)}
+		}
+		f.Prompt = string(data)
+	}
+	if c.IsSet("max-iterations") {
+		n := c.Int("max-iterations")
+		f.MaxIterations = &n
+	}
+	for _, g := range c.StringSlice("gate") {
+		gate, err := loop.ParseGateFlag(g)
+		if err != nil {
+			return opts, err
+		}
+		f.Gates = append(f.Gates, gate)
+	}
+	return opts, nil
+}
+
+// oneName returns the optional NAME argument, refusing extra arguments.
+func oneName(c *cli.Context) (string, error) {
+	if c.NArg() > 1 {
+		return "", usageError{msg: fmt.Sprintf("%s takes at most one loop name, got %d arguments", c.Command.Name, c.NArg())}
+	}
+	return c.Args().First(), nil
+}
+
+// withStore opens the repository of the current directory and runs fn on its loop store.
+func withStore(fn func(*loop.Store) error) error {
+	r, err := gitstore.Open(".")
+	if err != nil {
+		return err
+	}
+	return fn(loop.NewStore(r))
+}
+
+// flagsFirst lets flags follow positional arguments (`git loop start NAME -p TASK`), as git
+// users expect: urfave/cli v2 stops at the first positional argument, so for a known command
+// the flags (with their values) are moved before the positionals. "--" ends flag parsing.
+func flagsFirst(cmds []*cli.Command, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range cmds {
+		if c.HasName(args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	var flags, positional []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			positional = append(positional, rest[i:]...)
+			i = len(rest)
+		case len(a) > 1 && a[0] == '-':
+			flags = append(flags, a)
+			if takesValue(cmd, a) && i+1 < len(rest) {
+				flags = append(flags, rest[i+1])
+				i++
+			}
+		default:
+			positional = append(positional, a)
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	return append(out, positional...)
+}
+
+// takesValue reports whether flag arg (like "-p" or "--gate", without "=value") of cmd
+// consumes the next argument.
+func takesValue(cmd *cli.Command, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	for _, f := range cmd.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				_, isBool := f.(*cli.BoolFlag)
+				return !isBool
+			}
+		}
+	}
+	return false
+}

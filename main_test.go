@@ -1,0 +1,75 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"git-loop": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the end-to-end scenarios in testdata/script, one behaviour per file.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		Setup:               hermeticGit,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode},
+		RequireExplicitExec: false,
+	})
+}
+
+// hermeticGit gives every script its own HOME and git configuration, so the developer's
+// settings never leak into a test.
+func hermeticGit(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, ".home")
+	if err := os.MkdirAll(home, 0o777); err != nil {
+		return err
+	}
+	gitconfig := filepath.Join(home, ".gitconfig")
+	cfg := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(gitconfig, []byte(cfg), 0o666); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
+		"TZ": "UTC", "NO_COLOR": "1", "CLAUDE_CODE_SESSION_ID": "",
+	} {
+		env.Setenv(k, v)
+	}
+	return nil
+}
+
+// cmdExitcode runs `exitcode N cmd args…` and fails unless cmd exits with status N; its
+// stdout and stderr are kept for the following stdout/stderr checks. Hook exit codes are
+// protocol, so scripts check them exactly.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		got = exitErr.ExitCode()
+	case err != nil:
+		ts.Fatalf("exitcode: run %s: %v", args[1], err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}

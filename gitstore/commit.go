@@ -109,9 +109,10 @@ func (r *Repo) ReadCommit(h Hash) (*Commit, error) {
 	return ParseCommit(data)
 }
 
-// WriteCommit stores c and returns its name.
+// WriteCommit stores c and returns its name. Commits carry a time and their parents, so they
+// are written without an existence lookup (see WriteUniqueObject).
 func (r *Repo) WriteCommit(c *Commit) (Hash, error) {
-	return r.WriteObject(CommitObject, c.Encode())
+	return r.WriteUniqueObject(CommitObject, c.Encode())
 }
 
 // Identity is the signature git would use for a new commit now: GIT_COMMITTER_* from the

@@ -81,26 +81,20 @@ func (r *Repo) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	return h, r.writeLoose(t, h, data)
 }
 
-// writeLoose stores data as a loose object named h without checking for an existing copy.
-func (r *Repo) writeLoose(t ObjectType, h Hash, data []byte) error {
-	obj := &plumbing.MemoryObject{}
-	obj.SetType(plumbing.ObjectType(t))
-	obj.SetSize(int64(len(data)))
-	if _, err := obj.Write(data); err != nil {
-		return fmt.Errorf("write %s %s: %w", t, h, err)
-	}
-	st := r.storage()
-	r.storeMu.Lock()
-	_, err := st.SetEncodedObject(obj)
-	r.storeMu.Unlock()
-	if err != nil {
-		return fmt.Errorf("write %s %s: %w", t, h, err)
-	}
-	return nil
+// WriteUniqueObject stores data as a loose object without first looking for an existing
+// copy. It is for content that is new by construction (state records carrying timestamps,
+// trees and commits containing them): the lookup would load every pack index for nothing.
+// Should the object exist after all, it is rewritten with the same bytes, which is harmless.
+func (r *Repo) WriteUniqueObject(t ObjectType, data []byte) (Hash, error) {
+	h := HashObject(t, data)
+	return h, r.writeLoose(t, h, data)
 }
 
 // HasObject reports whether the object exists (loose, packed or in an alternate).
 func (r *Repo) HasObject(h Hash) bool {
+	if r.hasLoose(h) {
+		return true
+	}
 	st := r.storage()
 	r.storeMu.Lock()
 	defer r.storeMu.Unlock()

@@ -246,7 +246,7 @@ func (r *Repo) UpdateRef(name string, newHash, oldHash Hash, reflogMsg string) e
 			return fmt.Errorf("update ref %s: %s", name, msg)
 		}
 	}
-	if !r.objectExists(newHash) {
+	if !r.HasObject(newHash) {
 		return fmt.Errorf("update ref %s: trying to write ref with nonexistent object %s", name, newHash)
 	}
 	var buf [41]byte
@@ -386,15 +386,6 @@ func removeEmptyDirs(dir string) {
 		}
 	}
 	os.Remove(dir)
-}
-
-// objectExists checks a loose object by a cheap stat first, the object store after.
-func (r *Repo) objectExists(h Hash) bool {
-	hex := h.String()
-	if _, err := os.Stat(filepath.Join(r.CommonDir, "objects", hex[:2], hex[2:])); err == nil {
-		return true
-	}
-	return r.HasObject(h)
 }
 
 // headPointsTo reports whether this worktree's HEAD is a symbolic ref to name.

@@ -45,6 +45,9 @@ type Repo struct {
 	storeOnce sync.Once
 	storeMu   sync.Mutex // go-git's object storage is not documented as safe for concurrent use
 	store     *filesystem.Storage
+
+	levelOnce sync.Once
+	level     int // zlib level for loose objects
 }
 
 // Open finds the repository containing dir (which may be any subdirectory of a worktree) and

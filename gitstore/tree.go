@@ -3,8 +3,9 @@ package gitstore
 import (
 	"bytes"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // File modes as git records them in trees.
@@ -26,15 +27,15 @@ type TreeEntry struct {
 // SortTreeEntries sorts entries in git's tree order, where a subtree sorts as if its name
 // ended in "/".
 func SortTreeEntries(es []TreeEntry) {
-	sort.Slice(es, func(i, j int) bool { return treeLess(es[i], es[j]) })
+	slices.SortFunc(es, compareTreeEntries)
 }
 
-func treeLess(a, b TreeEntry) bool {
+func compareTreeEntries(a, b TreeEntry) int {
 	n := min(len(a.Name), len(b.Name))
-	if c := bytes.Compare([]byte(a.Name[:n]), []byte(b.Name[:n])); c != 0 {
-		return c < 0
+	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+		return c
 	}
-	return treeTail(a, n) < treeTail(b, n)
+	return int(treeTail(a, n)) - int(treeTail(b, n))
 }
 
 // treeTail is the byte after the common prefix: the next name byte, or '/' for a tree that

@@ -8,6 +8,7 @@ import (
 
 // EditTree returns the tree that is root (ZeroHash for an empty tree) with each path in blobs
 // set to that blob (mode 100644), creating and rewriting only the subtrees on those paths.
+// The rewritten trees are stored with WriteUniqueObject: callers set new blobs.
 func (r *Repo) EditTree(root Hash, blobs map[string]Hash) (Hash, error) {
 	var entries []TreeEntry
 	if !root.IsZero() {
@@ -47,7 +48,7 @@ func (r *Repo) EditTree(root Hash, blobs map[string]Hash) (Hash, error) {
 		entries = setEntry(entries, TreeEntry{Name: dir, Mode: ModeTree, Hash: h})
 	}
 	SortTreeEntries(entries)
-	return r.WriteObject(TreeObject, EncodeTree(entries))
+	return r.WriteUniqueObject(TreeObject, EncodeTree(entries))
 }
 
 func setEntry(es []TreeEntry, e TreeEntry) []TreeEntry {

@@ -51,7 +51,7 @@ func (s *Store) addJSON(blobs map[string]gitstore.Hash, path string, v any) erro
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
-	h, err := s.Repo.WriteObject(gitstore.BlobObject, append(data, '\n'))
+	h, err := s.Repo.WriteUniqueObject(gitstore.BlobObject, append(data, '\n'))
 	blobs[path] = h
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -27,6 +28,10 @@ const (
 )
 
 func main() {
+	// git-loop is a short-lived process whose heap stays small (tens of MB even for a large
+	// worktree): collecting garbage costs more than it frees. The limit keeps a safety net.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(1 << 30)
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 

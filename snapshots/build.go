@@ -2,51 +2,99 @@ package snapshots
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
 
-// buildTree writes the tree of n and its subdirectories bottom-up and records every file in
-// the next stat cache. Empty directories produce no tree, as in git.
-func (s *snapshotter) buildTree(n *node) (gitstore.Hash, error) {
-	entries := make([]gitstore.TreeEntry, 0, len(n.files)+len(n.dirs))
+// buildTree writes the tree of n and its subdirectories bottom-up. Empty directories produce
+// no tree, as in git. A directory whose files all came unchanged from the stat cache, with
+// as many entries as last time and only unchanged subdirectories, reuses its cached tree:
+// this is what keeps an unchanged large tree cheap (git's cache-tree does the same).
+func (s *snapshotter) buildTree(n *node) (gitstore.Hash, bool, error) {
+	clean := true
+	for _, f := range n.files {
+		clean = clean && f.fromCache
+	}
+	count := len(n.files)
+	for _, d := range n.dirs {
+		h, dclean, err := s.buildTree(d)
+		if err != nil {
+			return gitstore.ZeroHash, false, err
+		}
+		d.tree = h
+		clean = clean && dclean
+		if !h.IsZero() {
+			count++
+		}
+	}
+	if count == 0 && n.rel != "" {
+		return gitstore.ZeroHash, true, nil
+	}
+	if cd := s.cache.dirs[n.rel]; clean && cd != nil && cd.entries == uint32(count) {
+		n.tree = cd.tree
+		return cd.tree, true, nil
+	}
+	h, err := s.writeTree(n, count)
+	n.tree = h
+	return h, false, err
+}
+
+// writeTree serializes n's entries (subtrees already built) and stores the tree if new.
+func (s *snapshotter) writeTree(n *node, count int) (gitstore.Hash, error) {
+	entries := make([]gitstore.TreeEntry, 0, count)
 	for _, f := range n.files {
 		entries = append(entries, gitstore.TreeEntry{Name: f.name, Mode: f.mode, Hash: f.hash})
-		s.remember(f)
 	}
 	for _, d := range n.dirs {
-		h, err := s.buildTree(d)
-		if err != nil {
-			return gitstore.ZeroHash, err
-		}
-		if !h.IsZero() {
+		if !d.tree.IsZero() {
 			_, name := splitPath(d.rel)
-			entries = append(entries, gitstore.TreeEntry{Name: name, Mode: gitstore.ModeTree, Hash: h})
+			entries = append(entries, gitstore.TreeEntry{Name: name, Mode: gitstore.ModeTree, Hash: d.tree})
 		}
-	}
-	if len(entries) == 0 && n.rel != "" {
-		return gitstore.ZeroHash, nil
 	}
 	gitstore.SortTreeEntries(entries)
 	data := gitstore.EncodeTree(entries)
 	h := gitstore.HashObject(gitstore.TreeObject, data)
-	if _, known := s.cache.trees[h]; !known {
+	if !s.cache.knownTree(h) {
 		if _, err := s.repo.WriteObject(gitstore.TreeObject, data); err != nil {
 			return gitstore.ZeroHash, fmt.Errorf("snapshot: write tree %q: %w", n.rel, err)
 		}
 	}
-	s.newCache.trees[h] = struct{}{}
 	return h, nil
 }
 
-// remember adds a hashed file to the next stat cache, unless it changed too recently to be
-// trusted by stat data alone (a write in the same timestamp tick would go unseen).
-func (s *snapshotter) remember(f *fileEntry) {
-	if f.mode == gitstore.ModeGitlink || f.stat.mtimeSec == 0 {
-		return
+// nextCache builds the stat cache describing this snapshot: every directory's tree, and the
+// files that may be trusted by their stat data next time.
+func (s *snapshotter) nextCache(root *node) *statCache {
+	c := &statCache{dirs: make(map[string]*cachedDir, len(s.cache.dirs)), root: root.tree}
+	var visit func(n *node)
+	visit = func(n *node) {
+		if n.tree.IsZero() {
+			return
+		}
+		cd := &cachedDir{tree: n.tree, entries: uint32(len(n.files)), files: make([]cachedFile, 0, len(n.files))}
+		for _, f := range n.files {
+			if s.cacheable(f) {
+				cd.files = append(cd.files, cachedFile{name: f.name, stat: f.stat, mode: f.mode, hash: f.hash})
+			}
+		}
+		slices.SortFunc(cd.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
+		for _, d := range n.dirs {
+			visit(d)
+			if !d.tree.IsZero() {
+				cd.entries++
+			}
+		}
+		c.dirs[n.rel] = cd
 	}
-	if f.stat.mtimeSec >= s.recent.Unix() {
-		return
-	}
-	s.newCache.files[f.rel] = cachedFile{stat: f.stat, mode: f.mode, hash: f.hash}
+	visit(root)
+	return c
+}
+
+// cacheable reports whether f may be trusted by stat data next time: not a gitlink or a kept
+// index entry, and not changed so recently that a write in the same timestamp tick could go
+// unseen.
+func (s *snapshotter) cacheable(f *fileEntry) bool {
+	return f.mode != gitstore.ModeGitlink && f.stat.mtimeSec != 0 && f.stat.mtimeSec < s.recent.Unix()
 }

@@ -1,38 +1,72 @@
 package snapshots
 
 import (
-	"bytes"
-	"crypto/sha1"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
+	"unsafe"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
 
-// statCache remembers, per path, the stat data and object name of the file's last hashing,
-// and which tree objects are known to exist. It is a rebuildable cache: a missing or corrupt
-// file only makes the next snapshot slower.
+// statCache remembers the last snapshot: per directory its tree and, per file, the stat data
+// and object name of its last hashing. It is grouped by directory because the walk is: one
+// map lookup per directory, then a binary search by name, instead of a map of every path.
+// It is a rebuildable cache: a missing or corrupt file only makes the next snapshot slower.
 type statCache struct {
-	files   map[string]cachedFile
-	trees   map[gitstore.Hash]struct{}
-	root    gitstore.Hash // the last snapshot's tree; if it was pruned, nothing here is trusted
-	written time.Time     // the cache file's mtime: entries modified at or after it are racy
+	dirs    map[string]*cachedDir      // "" is the root
+	root    gitstore.Hash              // the last snapshot's tree; if it was pruned, nothing here is trusted
+	written time.Time                  // the cache file's mtime: entries modified at or after it are racy
+	trees   map[gitstore.Hash]struct{} // built on demand from dirs: trees known to exist
+}
+
+// cachedDir is a directory of the last snapshot.
+type cachedDir struct {
+	tree    gitstore.Hash
+	entries uint32       // entries of its tree (files and non-empty subdirectories)
+	files   []cachedFile // sorted by name; only files trusted by their stat data
 }
 
 type cachedFile struct {
+	name string
 	stat fileStat
 	mode uint32 // git mode recorded in the tree
 	hash gitstore.Hash
 }
 
-const cacheMagic = "GLSC\x00\x00\x00\x01"
+const cacheMagic = "GLSC\x00\x00\x00\x03"
 
 func newStatCache() *statCache {
-	return &statCache{files: map[string]cachedFile{}, trees: map[gitstore.Hash]struct{}{}}
+	return &statCache{dirs: map[string]*cachedDir{}}
+}
+
+// file finds name among the directory's cached files.
+func (d *cachedDir) file(name string) (cachedFile, bool) {
+	if d == nil {
+		return cachedFile{}, false
+	}
+	i := sort.Search(len(d.files), func(i int) bool { return d.files[i].name >= name })
+	if i < len(d.files) && d.files[i].name == name {
+		return d.files[i], true
+	}
+	return cachedFile{}, false
+}
+
+// knownTree reports whether tree h was part of the last snapshot (so it exists).
+func (c *statCache) knownTree(h gitstore.Hash) bool {
+	if c.trees == nil {
+		c.trees = make(map[gitstore.Hash]struct{}, len(c.dirs))
+		for _, d := range c.dirs {
+			c.trees[d.tree] = struct{}{}
+		}
+	}
+	_, ok := c.trees[h]
+	return ok
 }
 
 // loadStatCache reads the cache at path; any problem yields an empty cache.
@@ -62,42 +96,60 @@ func (c *statCache) fresh(e cachedFile, st *fileStat) bool {
 
 var errCacheCorrupt = errors.New("snapshot cache corrupt")
 
-// parseStatCache decodes the cache format: magic, entry count, entries, tree count, tree
-// names, and a SHA-1 of everything before it.
+// castagnoli is the CRC used to detect a damaged cache file (hardware-accelerated; the cache
+// is local and written by rename, so this guards against torn or stray bytes, not attacks).
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Format: magic, root tree, directory count, then per directory its path, tree, entry count,
+// file count and files (name, mode, object name, size, mtime, ctime, inode), and a CRC-32C
+// of everything before it. Integers are big-endian.
+
+// parseStatCache decodes the cache. Names are substrings of data, which must not change.
 func parseStatCache(data []byte) (*statCache, error) {
-	if len(data) < len(cacheMagic)+20 || string(data[:len(cacheMagic)]) != cacheMagic {
+	if len(data) < len(cacheMagic)+4 || string(data[:len(cacheMagic)]) != cacheMagic {
 		return nil, errCacheCorrupt
 	}
-	body, sum := data[:len(data)-20], data[len(data)-20:]
-	if got := sha1.Sum(body); !bytes.Equal(got[:], sum) {
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(sum) {
 		return nil, errCacheCorrupt
 	}
-	d := decoder{buf: body[len(cacheMagic):]}
-	n := d.u32()
+	d := decoder{all: unsafe.String(&body[0], len(body)), buf: body[len(cacheMagic):]}
 	c := newStatCache()
-	for i := uint32(0); i < n && d.err == nil; i++ {
-		path := d.bytes(int(d.u32()))
-		var e cachedFile
-		e.mode = d.u32()
-		copy(e.hash[:], d.bytes(20))
-		e.stat.mode = unixModeFromGit(e.mode)
-		e.stat.size = int64(d.u64())
-		e.stat.mtimeSec, e.stat.mtimeNsec = int64(d.u64()), int64(d.u64())
-		e.stat.ctimeSec, e.stat.ctimeNsec = int64(d.u64()), int64(d.u64())
-		e.stat.ino = d.u64()
-		c.files[string(path)] = e
-	}
 	copy(c.root[:], d.bytes(20))
-	nt := d.u32()
-	for i := uint32(0); i < nt && d.err == nil; i++ {
-		var h gitstore.Hash
-		copy(h[:], d.bytes(20))
-		c.trees[h] = struct{}{}
+	nd := d.count()
+	for i := 0; i < nd && d.err == nil; i++ {
+		path := d.str()
+		cd := &cachedDir{}
+		copy(cd.tree[:], d.bytes(20))
+		cd.entries = d.u32()
+		nf := d.count()
+		cd.files = make([]cachedFile, 0, nf)
+		for j := 0; j < nf && d.err == nil; j++ {
+			cd.files = append(cd.files, d.file())
+		}
+		c.dirs[path] = cd
 	}
 	if d.err != nil || len(d.buf) != 0 {
 		return nil, errCacheCorrupt
 	}
 	return c, nil
+}
+
+type decoder struct {
+	all string // the whole body, to slice names from without copying
+	buf []byte // what is left to decode (a suffix of all)
+	err error
+}
+
+func (d *decoder) file() cachedFile {
+	f := cachedFile{name: d.str(), mode: d.u32()}
+	copy(f.hash[:], d.bytes(20))
+	f.stat.mode = unixModeFromGit(f.mode)
+	f.stat.size = int64(d.u64())
+	f.stat.mtimeSec, f.stat.mtimeNsec = int64(d.u64()), int64(d.u64())
+	f.stat.ctimeSec, f.stat.ctimeNsec = int64(d.u64()), int64(d.u64())
+	f.stat.ino = d.u64()
+	return f
 }
 
 // unixModeFromGit gives the type bits sameStat compares for a recorded git mode.
@@ -108,11 +160,6 @@ func unixModeFromGit(m uint32) os.FileMode {
 	return 0
 }
 
-type decoder struct {
-	buf []byte
-	err error
-}
-
 func (d *decoder) bytes(n int) []byte {
 	if d.err != nil || n < 0 || n > len(d.buf) {
 		d.err = errCacheCorrupt
@@ -121,6 +168,26 @@ func (d *decoder) bytes(n int) []byte {
 	b := d.buf[:n]
 	d.buf = d.buf[n:]
 	return b
+}
+
+// str decodes a length-prefixed string as a substring of the body.
+func (d *decoder) str() string {
+	n := int(d.u32())
+	off := len(d.all) - len(d.buf)
+	if d.bytes(n) == nil && n != 0 {
+		return ""
+	}
+	return d.all[off : off+n]
+}
+
+// count decodes a length that cannot exceed the bytes left (each item takes at least one).
+func (d *decoder) count() int {
+	n := d.u32()
+	if uint64(n) > uint64(len(d.buf)) {
+		d.err = errCacheCorrupt
+		return 0
+	}
+	return int(n)
 }
 
 func (d *decoder) u32() uint32 {
@@ -141,25 +208,30 @@ func (d *decoder) u64() uint64 {
 
 // encode serializes the cache.
 func (c *statCache) encode() []byte {
-	buf := make([]byte, 0, 64+len(c.files)*100+len(c.trees)*20)
+	buf := make([]byte, 0, 64+len(c.dirs)*96)
 	buf = append(buf, cacheMagic...)
-	buf = binary.BigEndian.AppendUint32(buf, uint32(len(c.files)))
-	for path, e := range c.files {
-		buf = binary.BigEndian.AppendUint32(buf, uint32(len(path)))
-		buf = append(buf, path...)
-		buf = binary.BigEndian.AppendUint32(buf, e.mode)
-		buf = append(buf, e.hash[:]...)
-		for _, v := range []int64{e.stat.size, e.stat.mtimeSec, e.stat.mtimeNsec, e.stat.ctimeSec, e.stat.ctimeNsec, int64(e.stat.ino)} {
-			buf = binary.BigEndian.AppendUint64(buf, uint64(v))
+	buf = append(buf, c.root[:]...)
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(c.dirs)))
+	for path, cd := range c.dirs {
+		buf = appendStr(buf, path)
+		buf = append(buf, cd.tree[:]...)
+		buf = binary.BigEndian.AppendUint32(buf, cd.entries)
+		buf = binary.BigEndian.AppendUint32(buf, uint32(len(cd.files)))
+		for _, f := range cd.files {
+			buf = appendStr(buf, f.name)
+			buf = binary.BigEndian.AppendUint32(buf, f.mode)
+			buf = append(buf, f.hash[:]...)
+			for _, v := range []int64{f.stat.size, f.stat.mtimeSec, f.stat.mtimeNsec, f.stat.ctimeSec, f.stat.ctimeNsec, int64(f.stat.ino)} {
+				buf = binary.BigEndian.AppendUint64(buf, uint64(v))
+			}
 		}
 	}
-	buf = append(buf, c.root[:]...)
-	buf = binary.BigEndian.AppendUint32(buf, uint32(len(c.trees)))
-	for h := range c.trees {
-		buf = append(buf, h[:]...)
-	}
-	sum := sha1.Sum(buf)
-	return append(buf, sum[:]...)
+	return binary.BigEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+}
+
+func appendStr(buf []byte, s string) []byte {
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(s)))
+	return append(buf, s...)
 }
 
 // save writes the cache atomically (temporary file, then rename).

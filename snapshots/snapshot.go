@@ -65,17 +65,16 @@ func take(r *gitstore.Repo) (*Result, error) {
 	if err := s.hashPending(); err != nil {
 		return nil, err
 	}
-	tree, err := s.buildTree(root)
+	tree, clean, err := s.buildTree(root)
 	if err != nil {
 		return nil, err
 	}
-	s.newCache.root = tree
-	if s.cacheChanged() {
-		if err := s.newCache.save(CachePath(r)); err != nil {
+	if !clean || tree != s.cache.root || len(s.pending) > 0 {
+		if err := s.nextCache(root).save(CachePath(r)); err != nil {
 			return nil, err
 		}
 	}
-	return &Result{Tree: tree, Files: s.count, Hashed: len(s.pending), Filtered: s.filtered.Load()}, nil
+	return &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending), Filtered: s.filtered.Load()}, nil
 }
 
 // trackedIndex answers questions about the index: which paths are tracked, and which
@@ -126,12 +125,4 @@ func (t *trackedIndex) usableHash(e *gitstore.IndexEntry, st *fileStat) (gitstor
 		return gitstore.ZeroHash, false
 	}
 	return e.Hash, true
-}
-
-// cacheChanged reports whether the next cache differs from the loaded one. Every file the
-// new cache holds was answered by the index or the old cache unless it was hashed, so equal
-// sizes, the same root and nothing hashed mean the file would be rewritten unchanged.
-func (s *snapshotter) cacheChanged() bool {
-	return len(s.pending) > 0 || s.newCache.root != s.cache.root ||
-		len(s.newCache.files) != len(s.cache.files) || len(s.newCache.trees) != len(s.cache.trees)
 }

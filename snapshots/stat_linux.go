@@ -14,16 +14,6 @@ func lstat(path string) (fileStat, error) {
 	return fromStatT(&st), nil
 }
 
-// lstatAt stats name inside the open directory dir without following a symlink; resolving
-// one component instead of a whole path is most of a clean snapshot's saving.
-func lstatAt(dir *os.File, dirPath, name string) (fileStat, error) {
-	var st unix.Stat_t
-	if err := unix.Fstatat(int(dir.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return fileStat{}, &os.PathError{Op: "lstat", Path: dirPath + "/" + name, Err: err}
-	}
-	return fromStatT(&st), nil
-}
-
 func fromStatT(st *unix.Stat_t) fileStat {
 	return fileStat{
 		mode: unixMode(st.Mode), size: st.Size,

@@ -21,6 +21,7 @@ type node struct {
 	rel   string // slash-separated path from the worktree root; "" for the root
 	files []*fileEntry
 	dirs  []*node
+	tree  gitstore.Hash // set by buildTree; zero for a directory with nothing to record
 }
 
 // fileEntry is one non-directory entry: a file, a symlink or a gitlink.
@@ -30,37 +31,45 @@ type fileEntry struct {
 	mode uint32
 	hash gitstore.Hash
 	stat fileStat
+	// fromCache: the name and mode are the stat cache's, so the entry is as in the last
+	// snapshot.
+	fromCache bool
 }
 
 type snapshotter struct {
 	repo      *gitstore.Repo
 	tracked   *trackedIndex
 	cache     *statCache
-	newCache  *statCache
 	trustMode bool // core.fileMode
 	recent    time.Time
 
-	mu       sync.Mutex // guards pending, newCache, count and err
+	mu       sync.Mutex // guards pending and err
 	pending  []*fileEntry
-	count    int
 	err      error
+	count    atomic.Int64 // entries recorded
 	filtered atomic.Bool
+
+	openedAhead atomic.Int32 // directories opened by their parent and not yet read
 }
 
 func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
+	cacheCh := make(chan *statCache, 1)
+	go func() { // independent of the index: read both at once
+		cache := loadStatCache(CachePath(r))
+		if !cache.root.IsZero() && !r.HasObject(cache.root) {
+			cache = newStatCache() // objects were pruned: cached names may be gone too
+		}
+		cacheCh <- cache
+	}()
 	idx, err := r.ReadIndex()
+	cache := <-cacheCh
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", r.WorkTree, err)
-	}
-	cache := loadStatCache(CachePath(r))
-	if !cache.root.IsZero() && !r.HasObject(cache.root) {
-		cache = newStatCache() // objects were pruned: cached names may be gone too
 	}
 	s := &snapshotter{
 		repo:      r,
 		tracked:   newTrackedIndex(idx),
 		cache:     cache,
-		newCache:  newStatCache(),
 		trustMode: r.Config.Bool("core", "", "filemode", true),
 		recent:    time.Now().Add(-2 * time.Second),
 	}
@@ -70,38 +79,78 @@ func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
 	return s, nil
 }
 
-// walk reads the worktree in parallel and returns the root node; file entries whose content
-// must be read are queued in s.pending.
+// walk reads the worktree with a few workers draining a shared queue of directories and
+// returns the root node; file entries whose content must be read are queued in s.pending.
 func (s *snapshotter) walk() (*node, error) {
 	m, err := s.globalIgnores()
 	if err != nil {
 		return nil, err
 	}
 	root := &node{}
+	q := newWalkQueue(subdir{node: root, matcher: m})
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0)+2)
-	var visit func(n *node, m *ignore.Matcher, excluded bool)
-	visit = func(n *node, m *ignore.Matcher, excluded bool) {
-		defer wg.Done()
-		sem <- struct{}{}
-		subs, err := s.readDir(n, m, excluded)
-		<-sem
-		if err != nil {
-			s.fail(err)
-			return
-		}
-		for _, sub := range subs {
-			wg.Add(1)
-			go visit(sub.node, sub.matcher, sub.excluded)
-		}
+	for i := 0; i < walkWorkers(); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 32<<10)
+			for {
+				job, ok := q.pop()
+				if !ok {
+					return
+				}
+				subs, err := s.readDir(job, buf)
+				if err != nil {
+					s.fail(err)
+				}
+				q.done(subs)
+			}
+		}()
 	}
-	wg.Add(1)
-	visit(root, m, false)
 	wg.Wait()
 	if s.err != nil {
 		return nil, s.err
 	}
 	return root, nil
+}
+
+// walkQueue is an unbounded work queue of directories that knows when the walk is over: no
+// queued directory and none being read.
+type walkQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	jobs   []subdir
+	active int
+}
+
+func newWalkQueue(first subdir) *walkQueue {
+	q := &walkQueue{jobs: []subdir{first}}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func (q *walkQueue) pop() (subdir, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.jobs) == 0 {
+		if q.active == 0 {
+			return subdir{}, false
+		}
+		q.cond.Wait()
+	}
+	job := q.jobs[len(q.jobs)-1]
+	q.jobs = q.jobs[:len(q.jobs)-1]
+	q.active++
+	return job, true
+}
+
+// done finishes one directory and queues its subdirectories.
+func (q *walkQueue) done(subs []subdir) {
+	q.mu.Lock()
+	q.jobs = append(q.jobs, subs...)
+	q.active--
+	q.mu.Unlock()
+	q.cond.Broadcast()
 }
 
 func (s *snapshotter) fail(err error) {
@@ -152,16 +201,26 @@ type subdir struct {
 	node     *node
 	matcher  *ignore.Matcher
 	excluded bool
+	dir      *openedDir // opened by the parent (relative to its descriptor), or nil
 }
 
+// maxOpenedAhead bounds the directories opened ahead by their parents and still queued.
+const maxOpenedAhead = 256
+
 // readDir lists one directory, records its files and returns the subdirectories to visit.
-func (s *snapshotter) readDir(n *node, m *ignore.Matcher, excluded bool) ([]subdir, error) {
+func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
+	n, m, excluded := job.node, job.matcher, job.excluded
 	abs := filepath.Join(s.repo.WorkTree, filepath.FromSlash(n.rel))
-	dir, err := os.Open(abs)
-	var ents []os.DirEntry
+	dir, err := job.dir, error(nil)
+	if dir != nil {
+		s.openedAhead.Add(-1)
+	} else {
+		dir, err = openDir(abs)
+	}
+	var ents []dirent
 	if err == nil {
-		defer dir.Close()
-		ents, err = dir.ReadDir(-1)
+		defer dir.close()
+		ents, err = dir.list(buf)
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && n.rel != "" {
@@ -174,37 +233,80 @@ func (s *snapshotter) readDir(n *node, m *ignore.Matcher, excluded bool) ([]subd
 			return nil, err
 		}
 	}
+	cached := s.cache.dirs[n.rel]
+	n.files = make([]*fileEntry, 0, len(ents))
+	block := make([]fileEntry, len(ents)) // one allocation for the directory's entries
+	used := 0
 	var subs []subdir
 	for _, de := range ents {
-		name := de.Name()
+		name := de.name
 		if name == ".git" {
 			continue
 		}
 		rel := join(n.rel, name)
-		if de.IsDir() {
+		if de.kind == kindUnknown {
+			de.kind = kindOf(dir, name)
+		}
+		if de.kind == kindDir {
 			if sub := s.dirEntry(n, rel, name, abs, m, excluded); sub != nil {
+				s.openAhead(dir, sub, name)
 				subs = append(subs, *sub)
 			}
 			continue
 		}
-		if err := s.fileEntry(n, dir, rel, name, abs, m, excluded); err != nil {
+		added, err := s.fileEntry(n, dir, cached, &block[used], rel, name, m, excluded)
+		if err != nil {
 			return nil, err
+		}
+		if added {
+			used++
 		}
 	}
 	return subs, nil
 }
 
+// openAhead opens sub relative to its parent while the parent is open, unless too many
+// are already waiting; readDir opens the rest by path.
+func (s *snapshotter) openAhead(parent *openedDir, sub *subdir, name string) {
+	if s.openedAhead.Add(1) > maxOpenedAhead {
+		s.openedAhead.Add(-1)
+		return
+	}
+	d, err := parent.openSub(name, filepath.Join(parent.path, name))
+	if err != nil {
+		s.openedAhead.Add(-1)
+		return
+	}
+	sub.dir = d
+}
+
+// kindOf asks lstat what an entry is, for file systems whose listings do not say.
+func kindOf(dir *openedDir, name string) entryKind {
+	st, err := dir.lstat(name)
+	switch {
+	case err != nil:
+		return kindOther
+	case st.isDir():
+		return kindDir
+	case st.isSymlink():
+		return kindSymlink
+	case st.isRegular():
+		return kindFile
+	}
+	return kindOther
+}
+
 // dirIgnores adds this directory's .gitignore to m and notes conversion attributes.
-func (s *snapshotter) dirIgnores(n *node, abs string, ents []os.DirEntry, m *ignore.Matcher) (*ignore.Matcher, error) {
+func (s *snapshotter) dirIgnores(n *node, abs string, ents []dirent, m *ignore.Matcher) (*ignore.Matcher, error) {
 	for _, de := range ents {
 		switch {
-		case de.Name() == ".gitignore" && de.Type().IsRegular():
+		case de.name == ".gitignore" && de.kind == kindFile:
 			data, err := os.ReadFile(filepath.Join(abs, ".gitignore"))
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("snapshot: read %q: %w", join(n.rel, ".gitignore"), err)
 			}
 			m = m.With(ignore.Parse(data, n.rel))
-		case de.Name() == ".gitattributes" && !s.filtered.Load():
+		case de.name == ".gitattributes" && !s.filtered.Load():
 			data, _ := os.ReadFile(filepath.Join(abs, ".gitattributes"))
 			if asksConversion(data) {
 				s.filtered.Store(true)
@@ -258,47 +360,49 @@ func (s *snapshotter) dirEntry(n *node, rel, name, parentAbs string, m *ignore.M
 
 // fileEntry handles a file or symlink: tracked ones are always kept, untracked ones unless
 // ignored; the object name comes from the index, the cache, or is queued for hashing.
-func (s *snapshotter) fileEntry(n *node, dir *os.File, rel, name, parentAbs string, m *ignore.Matcher, excluded bool) error {
+// f is storage for the entry; the result says whether it was used.
+func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *fileEntry, rel, name string, m *ignore.Matcher, excluded bool) (bool, error) {
 	e := s.tracked.entries[rel]
 	if e != nil && e.SkipWorktree {
-		return nil // kept from the index by addKept, as git add leaves sparse entries alone
+		return false, nil // kept from the index by addKept, as git add leaves sparse entries alone
 	}
 	if e == nil && (excluded || m.Match(rel, false)) {
-		return nil
+		return false, nil
 	}
-	st, err := lstatAt(dir, parentAbs, name)
+	st, err := dir.lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil // vanished since the directory was read: deleted
+		return false, nil // vanished since the directory was read: deleted
 	}
 	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
+		return false, fmt.Errorf("snapshot: %w", err)
 	}
 	if !st.isRegular() && !st.isSymlink() {
-		return nil // sockets, fifos, devices: git skips them too
+		return false, nil // sockets, fifos, devices: git skips them too
 	}
-	f := &fileEntry{name: name, rel: rel, mode: s.gitMode(&st, e), stat: st}
-	if h, ok := s.knownHash(rel, e, &st); ok {
-		f.hash = h
-		s.addFile(n, f)
-		return nil
-	}
+	*f = fileEntry{name: name, rel: rel, mode: s.gitMode(&st, e), stat: st}
 	s.addFile(n, f)
+	if s.resolve(f, e, cached) {
+		return true, nil
+	}
 	s.mu.Lock()
 	s.pending = append(s.pending, f)
 	s.mu.Unlock()
-	return nil
+	return true, nil
 }
 
-func (s *snapshotter) knownHash(rel string, e *gitstore.IndexEntry, st *fileStat) (gitstore.Hash, bool) {
+// resolve names f's blob from the stat cache or the index when their stat data still hold.
+func (s *snapshotter) resolve(f *fileEntry, e *gitstore.IndexEntry, cached *cachedDir) bool {
+	if c, ok := cached.file(f.name); ok && s.cache.fresh(c, &f.stat) {
+		f.hash, f.fromCache = c.hash, c.mode == f.mode
+		return true
+	}
 	if e != nil {
-		if h, ok := s.tracked.usableHash(e, st); ok {
-			return h, true
+		if h, ok := s.tracked.usableHash(e, &f.stat); ok {
+			f.hash = h
+			return true
 		}
 	}
-	if c, ok := s.cache.files[rel]; ok && s.cache.fresh(c, st) {
-		return c.hash, true
-	}
-	return gitstore.ZeroHash, false
+	return false
 }
 
 // gitMode is the mode git records: symlink, or a regular file whose executable bit comes from
@@ -319,12 +423,11 @@ func (s *snapshotter) gitMode(st *fileStat, e *gitstore.IndexEntry) uint32 {
 	return gitstore.ModeFile
 }
 
-// addFile records f in its directory node and in the next stat cache.
+// addFile records f in its directory node. Only the worker reading n's directory calls it
+// during the walk, so n needs no lock.
 func (s *snapshotter) addFile(n *node, f *fileEntry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	n.files = append(n.files, f)
-	s.count++
+	s.count.Add(1)
 }
 
 // addKept puts back index entries git add -A leaves alone: skip-worktree (sparse) entries.
@@ -336,8 +439,7 @@ func (s *snapshotter) addKept(root *node) {
 		}
 		dir, name := splitPath(p)
 		n := root.child(dir)
-		n.files = append(n.files, &fileEntry{name: name, rel: p, mode: e.Mode, hash: e.Hash})
-		s.count++
+		s.addFile(n, &fileEntry{name: name, rel: p, mode: e.Mode, hash: e.Hash})
 	}
 }
 
@@ -368,4 +470,11 @@ func (n *node) child(dir string) *node {
 		cur, dir = next, rest
 	}
 	return cur
+}
+
+// walkWorkers is how many directories are read at once: twice the processors, since much of a
+// worker's time is spent in the kernel (measured on the Go tree with 2 CPUs: 1 worker 47 ms,
+// 2: 36 ms, 3: 32 ms, 4: 31 ms, 6: 35 ms).
+func walkWorkers() int {
+	return 2 * runtime.GOMAXPROCS(0)
 }

@@ -1,0 +1,53 @@
+//go:build !linux
+
+package snapshots
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// openedDir reads a directory through package os on systems without the raw Linux path.
+type openedDir struct {
+	path string
+}
+
+func openDir(path string) (*openedDir, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, &os.PathError{Op: "open", Path: path, Err: os.ErrInvalid}
+	}
+	return &openedDir{path: path}, nil
+}
+
+func (d *openedDir) openSub(_, path string) (*openedDir, error) { return openDir(path) }
+
+func (d *openedDir) close() {}
+
+func (d *openedDir) list(_ []byte) ([]dirent, error) {
+	ents, err := os.ReadDir(d.path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dirent, 0, len(ents))
+	for _, e := range ents {
+		k := kindOther
+		switch {
+		case e.IsDir():
+			k = kindDir
+		case e.Type().IsRegular():
+			k = kindFile
+		case e.Type()&os.ModeSymlink != 0:
+			k = kindSymlink
+		}
+		out = append(out, dirent{name: e.Name(), kind: k})
+	}
+	return out, nil
+}
+
+func (d *openedDir) lstat(name string) (fileStat, error) {
+	return lstat(filepath.Join(d.path, name))
+}

@@ -38,7 +38,10 @@ func main() {
 // run executes the CLI with injected IO and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	err := app.Run(flagsFirst(app.Commands, args))
+	args, err := flagsFirst(app.Commands, args)
+	if err == nil {
+		err = app.Run(args)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -59,7 +62,7 @@ func exitCode(err error) int {
 	case errors.Is(err, loop.ErrNoLoop):
 		return exitNoLoop
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded),
-		errors.Is(err, gitstore.ErrRefLocked):
+		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, gitstore.ErrRefLocked):
 		return exitConflict
 	case errors.Is(err, gitstore.ErrNotRepo), errors.Is(err, gitstore.ErrBare), errors.Is(err, gitstore.ErrReftable),
 		errors.Is(err, gitstore.ErrSHA256), errors.Is(err, gitstore.ErrFormat):
@@ -74,6 +77,11 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	cmds := commands(stdout)
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		c.HideHelpCommand = true
+	}
 	return &cli.App{
 		Name:            "git-loop",
 		Usage:           "keep an AI coding agent working until the work is verifiably done, with the loop stored in git",
@@ -81,20 +89,22 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideVersion:     true,
-		Commands:        commands(stdout),
-		OnUsageError:    onUsageError,
-		ExitErrHandler:  func(*cli.Context, error) {},
-		CommandNotFound: commandNotFound,
+		Commands:        cmds,
+		HideHelpCommand: false,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError{msg: fmt.Sprintf("unknown command %q; see `git loop help`", c.Args().First())}
+			}
+			cli.ShowAppHelp(c)
+			return usageError{msg: "no command given; see the list above"}
+		},
+		OnUsageError:   onUsageError,
+		ExitErrHandler: func(*cli.Context, error) {},
 	}
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error {
 	return usageError{msg: err.Error() + "; see `git loop help`"}
-}
-
-func commandNotFound(c *cli.Context, name string) {
-	fmt.Fprintf(c.App.ErrWriter, "git-loop: unknown command %q; see `git loop help`\n", name)
-	os.Exit(exitUsage)
 }
 
 func commands(out io.Writer) []*cli.Command {
@@ -105,7 +115,7 @@ func commands(out io.Writer) []*cli.Command {
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
 				&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE`"},
-				&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)"},
+				&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
 				&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
 				&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
 				&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
@@ -135,11 +145,11 @@ func commands(out io.Writer) []*cli.Command {
 					return err
 				}
 				return withStore(func(s *loop.Store) error {
-					st, err := s.Status(name)
+					st, cfg, err := s.Status(name)
 					if err != nil {
 						return err
 					}
-					return loop.PrintState(out, st, c.Bool("json"), "")
+					return loop.PrintStatus(out, st, cfg, c.Bool("json"))
 				})
 			},
 		},
@@ -208,7 +218,7 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 				if err != nil {
 					return err
 				}
-				return loop.PrintState(out, st, c.Bool("json"), string(t)+"d")
+				return loop.PrintState(out, st, c.Bool("json"), map[loop.Transition]string{loop.Pause: "paused", loop.Resume: "resumed", loop.Cancel: "cancelled"}[t])
 			})
 		},
 	}
@@ -255,6 +265,9 @@ func oneName(c *cli.Context) (string, error) {
 	if c.NArg() > 1 {
 		return "", usageError{msg: fmt.Sprintf("%s takes at most one loop name, got %d arguments", c.Command.Name, c.NArg())}
 	}
+	if c.NArg() == 1 && c.Args().First() == "" {
+		return "", usageError{msg: "the loop name is empty; give a name, or none to use the default"}
+	}
 	return c.Args().First(), nil
 }
 
@@ -270,9 +283,9 @@ func withStore(fn func(*loop.Store) error) error {
 // flagsFirst lets flags follow positional arguments (`git loop start NAME -p TASK`), as git
 // users expect: urfave/cli v2 stops at the first positional argument, so for a known command
 // the flags (with their values) are moved before the positionals. "--" ends flag parsing.
-func flagsFirst(cmds []*cli.Command, args []string) []string {
+func flagsFirst(cmds []*cli.Command, args []string) ([]string, error) {
 	if len(args) < 3 {
-		return args
+		return args, nil
 	}
 	var cmd *cli.Command
 	for _, c := range cmds {
@@ -281,7 +294,7 @@ func flagsFirst(cmds []*cli.Command, args []string) []string {
 		}
 	}
 	if cmd == nil {
-		return args
+		return args, nil
 	}
 	var flags, positional []string
 	rest := args[2:]
@@ -292,8 +305,11 @@ func flagsFirst(cmds []*cli.Command, args []string) []string {
 			positional = append(positional, rest[i:]...)
 			i = len(rest)
 		case len(a) > 1 && a[0] == '-':
+			if takesValue(cmd, a) && i+1 == len(rest) {
+				return nil, usageError{msg: fmt.Sprintf("flag %s needs a value; see `git loop help %s`", a, cmd.Name)}
+			}
 			flags = append(flags, a)
-			if takesValue(cmd, a) && i+1 < len(rest) {
+			if takesValue(cmd, a) {
 				flags = append(flags, rest[i+1])
 				i++
 			}
@@ -302,7 +318,7 @@ func flagsFirst(cmds []*cli.Command, args []string) []string {
 		}
 	}
 	out := append([]string{args[0], args[1]}, flags...)
-	return append(out, positional...)
+	return append(out, positional...), nil
 }
 
 // takesValue reports whether flag arg (like "-p" or "--gate", without "=value") of cmd

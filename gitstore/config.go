@@ -120,6 +120,21 @@ func (c *Config) Merge(other *Config) {
 	}
 }
 
+// ConfigKey names one key: lowercased section and key, subsection as written.
+type ConfigKey struct {
+	Section, Subsection, Key string
+}
+
+// Keys lists every key set, in no particular order.
+func (c *Config) Keys() []ConfigKey {
+	keys := make([]ConfigKey, 0, len(c.values))
+	for k := range c.values {
+		parts := strings.SplitN(k, "\x00", 3)
+		keys = append(keys, ConfigKey{Section: parts[0], Subsection: parts[1], Key: parts[2]})
+	}
+	return keys
+}
+
 // Get returns the last value of section[.sub].key, or "" when unset.
 func (c *Config) Get(section, sub, key string) string {
 	v := c.values[configKey(section, sub, key)]

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +82,9 @@ func LoadSettings(r *gitstore.Repo) (Settings, error) {
 	if err != nil {
 		return s, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
+	if err := checkKnownKeys(file); err != nil {
+		return s, err
+	}
 	return s, s.apply(file, ".gitloop")
 }
 
@@ -103,6 +107,9 @@ func (s *Settings) apply(c *gitstore.Config, where string) error {
 		m := int(n)
 		s.MaxIterations = &m
 	}
+	if c.Has("loop", "", "unlimited") {
+		s.Unlimited = c.Bool("loop", "", "unlimited", false)
+	}
 	var gates []Gate
 	for _, name := range c.Subsections("gate") {
 		run := c.Get("gate", name, "run")
@@ -113,6 +120,27 @@ func (s *Settings) apply(c *gitstore.Config, where string) error {
 	}
 	if len(gates) > 0 {
 		s.Gates = gates
+	}
+	return nil
+}
+
+// knownKeys are the keys .gitloop may set, per section.
+var knownKeys = map[string][]string{
+	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited"},
+	"gate": {"run", "timeout"},
+}
+
+// checkKnownKeys refuses misspelled or unknown keys in a committed .gitloop, which would
+// otherwise be ignored silently (a typo in maxIterations would leave the default limit).
+func checkKnownKeys(c *gitstore.Config) error {
+	for _, k := range c.Keys() {
+		known, ok := knownKeys[k.Section]
+		if !ok {
+			return fmt.Errorf("%w: .gitloop has an unknown section [%s]; known: [loop], [gate \"NAME\"]", ErrConfig, k.Section)
+		}
+		if !slices.Contains(known, k.Key) {
+			return fmt.Errorf("%w: .gitloop sets unknown key %s.%s; known keys: %s", ErrConfig, k.Section, k.Key, strings.Join(known, ", "))
+		}
 	}
 	return nil
 }
@@ -166,7 +194,7 @@ func (s Settings) resolve() (Config, error) {
 		c.MaxIterations = *s.MaxIterations
 	}
 	if c.MaxIterations == 0 && !c.Unlimited {
-		return c, fmt.Errorf("%w: --max-iterations 0 means no limit; pass --unlimited to confirm", ErrConfig)
+		return c, fmt.Errorf("%w: a max of 0 iterations means no limit; confirm with --unlimited (or loop.unlimited = true)", ErrConfig)
 	}
 	if c.Unlimited {
 		c.MaxIterations = 0
@@ -179,7 +207,26 @@ func (s Settings) resolve() (Config, error) {
 		return c, err
 	}
 	c.Exit = exit
-	return c, nil
+	return c, c.checkCompletable()
+}
+
+// checkCompletable refuses a loop that has no task or could never complete.
+func (c *Config) checkCompletable() error {
+	if strings.TrimSpace(c.Prompt) == "" {
+		return fmt.Errorf("%w: a loop needs a task: pass -p PROMPT or --prompt-file FILE (or set loop.prompt in .gitloop)", ErrConfig)
+	}
+	for _, p := range c.Promises {
+		if strings.TrimSpace(p) == "" {
+			return fmt.Errorf("%w: --promise is empty; give the phrase the agent must write, e.g. --promise 'ALL TESTS PASS'", ErrConfig)
+		}
+	}
+	if len(c.Promises) == 0 && len(c.Gates) == 0 {
+		return fmt.Errorf("%w: the loop could never complete: add a completion promise (--promise PHRASE) or a gate (--gate NAME=CMD)", ErrConfig)
+	}
+	if c.Exit == ExitPromise && len(c.Promises) == 0 {
+		return fmt.Errorf("%w: exit policy promise needs a promise; add --promise PHRASE or choose --exit gates", ErrConfig)
+	}
+	return nil
 }
 
 func checkGates(gates []Gate) error {

@@ -68,12 +68,13 @@ func Demo(w io.Writer) error {
 	if _, err := s.SetStatus("demo", Pause); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "== the demo pauses the loop (git loop pause demo): gates and the decision engine come next")
 	for _, args := range [][]string{
 		{"log", "--first-parent", "--format=%h %s", "refs/loop/demo"},
-		{"diff", "--stat", "refs/loop/demo~3^2", "refs/loop/demo~2^2"},
+		{"diff", "--stat", "refs/loop/demo^2~1", "refs/loop/demo^2"},
 		{"show", "refs/loop/demo:state.json"},
 	} {
-		fmt.Fprintf(w, "\n$ git %s\n", strings.Join(args, " "))
+		fmt.Fprintf(w, "\n$ git %s\n", shellJoin(args))
 		out, err := demoGit(dir, args...)
 		if err != nil {
 			return err
@@ -81,8 +82,19 @@ func Demo(w io.Writer) error {
 		fmt.Fprint(w, out)
 	}
 	fmt.Fprintf(w, "\nExplore it with `cd %s && git loop status demo`; remove it with `rm -rf %s`.\n", dir, dir)
-	fmt.Fprintln(w, "Gates, the decision engine and agent hooks that drive iterations come with the next issues.")
 	return nil
+}
+
+// shellJoin quotes arguments that a shell would split, so printed commands can be pasted.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, " %'\"$") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
 }
 
 func demoRepo(dir string) error {

@@ -24,7 +24,11 @@ func (s *Store) Start(opts StartOptions) (*State, error) {
 	if cur, st, err := s.FindActive(); err != nil {
 		return nil, err
 	} else if cur != "" {
-		return nil, fmt.Errorf("%w: loop %q is %s here; finish it with `git loop cancel %s`, or start the new loop in another worktree (`git worktree add`)", ErrBusy, cur, st.Status, cur)
+		way := fmt.Sprintf("finish it with `git loop cancel %s`", cur)
+		if st.Status == StatusPaused {
+			way = fmt.Sprintf("resume it with `git loop resume %s` or finish it with `git loop cancel %s`", cur, cur)
+		}
+		return nil, fmt.Errorf("%w: loop %q is %s here; %s, or start the new loop in another worktree (`git worktree add`)", ErrBusy, cur, st.Status, way)
 	}
 	settings, err := LoadSettings(r)
 	if err != nil {
@@ -173,9 +177,27 @@ func (s *Store) Resolve(name string) (string, error) {
 		return "", err
 	}
 	if active == "" {
+		if last := s.lastLoopHere(); last != nil {
+			return "", fmt.Errorf("%w: none is active in this worktree; the last one here was %q (%s): `git loop status %s`", ErrNoLoop, last.Name, last.Status, last.Name)
+		}
 		return "", fmt.Errorf("%w: none is active in this worktree; name one, see `git loop list --all`, or start one with `git loop start`", ErrNoLoop)
 	}
 	return active, nil
+}
+
+// lastLoopHere is the most recently updated loop of this worktree, or nil.
+func (s *Store) lastLoopHere() *State {
+	all, err := s.List(true)
+	if err != nil {
+		return nil
+	}
+	var last *State
+	for _, st := range all {
+		if st.Worktree == s.Repo.WorkTree && (last == nil || st.UpdatedAt.After(last.UpdatedAt)) {
+			last = st
+		}
+	}
+	return last
 }
 
 // List returns the state of every loop, sorted by name; only active and paused ones unless
@@ -200,17 +222,28 @@ func (s *Store) List(all bool) ([]*State, error) {
 	return out, nil
 }
 
-// Checkpoint records a snapshot of the worktree now as the loop's next iteration, with no
-// decision.
+// Checkpoint records a snapshot of the loop's worktree now as its next iteration, with no
+// decision. The loop may be named from another worktree: its own worktree is snapshotted.
 func (s *Store) Checkpoint(name string) (*State, *Iteration, error) {
-	snap, err := snapshots.Take(s.Repo)
+	_, cur, err := s.ReadState(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := canRecord(name, cur); err != nil {
+		return nil, nil, err
+	}
+	wt, err := s.worktreeOf(name, cur)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := snapshots.Take(wt)
 	if err != nil {
 		return nil, nil, err
 	}
 	var rec *Iteration
 	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
-		if st.Ended() {
-			return nil, fmt.Errorf("%w: loop %q is %s; start a new loop to record more", ErrEnded, name, st.Status)
+		if err := canRecord(name, st); err != nil {
+			return nil, err
 		}
 		prev, _ := gitstore.ParseHash(st.Snapshot)
 		prevTree, _ := gitstore.ParseHash(st.Tree)
@@ -227,6 +260,30 @@ func (s *Store) Checkpoint(name string) (*State, *Iteration, error) {
 		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: fmt.Sprintf("loop %s: checkpoint, iteration %d", name, next.Iteration)}, nil
 	})
 	return st, rec, err
+}
+
+// canRecord refuses new iterations on an ended loop or one that used all its iterations.
+func canRecord(name string, st *State) error {
+	if st.Ended() {
+		return fmt.Errorf("%w: loop %q is %s; start a new loop to record more", ErrEnded, name, st.Status)
+	}
+	if st.MaxIterations > 0 && st.Iteration >= st.MaxIterations {
+		return fmt.Errorf("%w: loop %q has used all %d iterations; cancel it (`git loop cancel %s`) and start a new one", ErrLimit, name, st.MaxIterations, name)
+	}
+	return nil
+}
+
+// worktreeOf returns the repository opened in the loop's own worktree: s.Repo when that is
+// where we are, else that worktree, which must still exist and share our objects and refs.
+func (s *Store) worktreeOf(name string, st *State) (*gitstore.Repo, error) {
+	if st.Worktree == s.Repo.WorkTree {
+		return s.Repo, nil
+	}
+	r, err := gitstore.Open(st.Worktree)
+	if err != nil || r.WorkTree != st.Worktree || r.CommonDir != s.Repo.CommonDir {
+		return nil, fmt.Errorf("%w: loop %q belongs to worktree %s, which is gone or is another repository now; cancel the loop (`git loop cancel %s`)", ErrWorktreeGone, name, st.Worktree, name)
+	}
+	return r, nil
 }
 
 // Transition names a user-requested status change.

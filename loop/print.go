@@ -4,18 +4,50 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
 
-// Status returns the state of loop name (or of this worktree's active loop).
-func (s *Store) Status(name string) (*State, error) {
+// Status returns the state and configuration of loop name (or of this worktree's loop).
+func (s *Store) Status(name string) (*State, *Config, error) {
 	name, err := s.Resolve(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_, st, err := s.ReadState(name)
-	return st, err
+	tip, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := s.ReadConfig(name, tip)
+	return st, cfg, err
+}
+
+// PrintStatus writes a loop's state and what it is for; as JSON, {"state": …, "config": …}.
+func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, struct {
+			State  *State  `json:"state"`
+			Config *Config `json:"config"`
+		}{st, cfg})
+	}
+	if err := PrintState(w, st, false, ""); err != nil {
+		return err
+	}
+	prompt, _, more := strings.Cut(strings.TrimSpace(cfg.Prompt), "\n")
+	if more {
+		prompt += " …"
+	}
+	fmt.Fprintf(w, "task:      %s\n", prompt)
+	fmt.Fprintf(w, "exit:      %s", cfg.Exit)
+	for _, p := range cfg.Promises {
+		fmt.Fprintf(w, ", promise %q", p)
+	}
+	fmt.Fprintln(w)
+	for i, g := range cfg.Gates {
+		fmt.Fprintf(w, "gate %d:    %s: %s\n", i+1, g.Name, g.Run)
+	}
+	return nil
 }
 
 // PrintState writes st for a person, or as JSON. verb ("started", "paused"…) heads the line.

@@ -51,7 +51,7 @@ func TestRaceCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewStore(r).Start(StartOptions{Name: "race", Flags: Settings{Prompt: "p", Unlimited: true}}); err != nil {
+	if _, err := NewStore(r).Start(StartOptions{Name: "race", Flags: Settings{Prompt: "p", Promises: []string{"DONE"}, Unlimited: true}}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(context.Background())

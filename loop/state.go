@@ -55,11 +55,15 @@ var (
 	// ErrExists means a loop of that name already exists.
 	ErrExists = errors.New("loop already exists")
 	// ErrBusy means another loop is active in this worktree.
-	ErrBusy = errors.New("another loop is active in this worktree")
+	ErrBusy = errors.New("this worktree already has a loop")
 	// ErrEnded means the loop has completed or been cancelled.
 	ErrEnded = errors.New("loop has ended")
 	// ErrBadName means the loop name is not a valid ref component.
 	ErrBadName = errors.New("invalid loop name")
+	// ErrLimit means the loop has used all its iterations.
+	ErrLimit = errors.New("iteration limit reached")
+	// ErrWorktreeGone means the loop's worktree no longer exists.
+	ErrWorktreeGone = errors.New("loop worktree is gone")
 	// ErrCorrupt means the loop's stored records cannot be read.
 	ErrCorrupt = errors.New("loop record is corrupt")
 )
@@ -67,10 +71,20 @@ var (
 // RefName is the ref holding loop name.
 func RefName(name string) string { return "refs/loop/" + name }
 
-// CheckName validates a loop name: one ref component.
+// maxNameLen keeps refs/loop/<name>.lock well inside file name limits.
+const maxNameLen = 100
+
+// CheckName validates a loop name: one ref component, not starting with '-'.
 func CheckName(name string) error {
-	if name == "" {
-		return fmt.Errorf("%w: empty name", ErrBadName)
+	switch {
+	case name == "":
+		return fmt.Errorf("%w: empty name; give a name or leave it out to use the branch's", ErrBadName)
+	case name[0] == '-':
+		return fmt.Errorf("%w %q: a loop name cannot start with '-'", ErrBadName, name)
+	case name == "@" || name == "HEAD":
+		return fmt.Errorf("%w %q: reserved by git; choose another name", ErrBadName, name)
+	case len(name) > maxNameLen:
+		return fmt.Errorf("%w: %d bytes is too long; use at most %d", ErrBadName, len(name), maxNameLen)
 	}
 	for i := 0; i < len(name); i++ {
 		if name[i] == '/' {

@@ -69,7 +69,7 @@ func repoState(t *testing.T, dir string) string {
 	gitDir := git(t, dir, "rev-parse", "--absolute-git-dir")
 	idx, _ := os.ReadFile(filepath.Join(gitDir, "index"))
 	head, _ := gitEnv(dir, nil, "rev-parse", "-q", "--verify", "HEAD")
-	status := git(t, dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored")
+	status := git(t, dir, "--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored")
 	return string(idx) + "\x00" + head + "\x00" + status
 }
 

@@ -45,7 +45,7 @@ echo "   $all files in the worktree, $files tracked, $(du -sh --exclude=.git . |
 scratch=$work/scratch-index
 cp .git/index "$scratch"
 gitsnap() { GIT_INDEX_FILE=$scratch git add -A && GIT_INDEX_FILE=$scratch git write-tree; }
-git-loop start bench -p bench --max-iterations 1000000 >/dev/null
+git-loop start bench -p bench --promise DONE --unlimited >/dev/null
 gitsnap >/dev/null; git-loop checkpoint >/dev/null   # warm both caches
 
 echo "== checkpoint, clean tree ($rounds rounds, alternating)"
@@ -84,7 +84,7 @@ git checkout -q main
 git gc -q
 objects=$(git count-objects -v | awk '/^in-pack/ {print $2}')
 echo "   $objects objects in packs"
-git-loop start big -p bench >/dev/null
+git-loop start big -p bench --promise DONE >/dev/null
 git gc -q   # the loop's own objects packed too
 : >"$work/g"; : >"$work/l"
 for _ in $(seq "$rounds"); do

@@ -1,0 +1,54 @@
+package snapshots
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// FuzzParseStatCache: any bytes either parse or are refused; a parsed cache encodes and
+// parses back to the same content.
+func FuzzParseStatCache(f *testing.F) {
+	c := newStatCache()
+	c.root = gitstore.HashObject(gitstore.TreeObject, nil)
+	c.dirs[""] = &cachedDir{tree: c.root, entries: 2, files: []cachedFile{
+		{name: "a.go", mode: gitstore.ModeFile, stat: fileStat{size: 3, mtimeSec: 1, ino: 7}},
+		{name: "link", mode: gitstore.ModeSymlink},
+	}}
+	c.dirs["sub dir"] = &cachedDir{entries: 0}
+	f.Add(c.encode())
+	f.Add([]byte(cacheMagic))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := parseStatCache(data)
+		if err != nil {
+			return
+		}
+		again, err := parseStatCache(c.encode())
+		if err != nil {
+			t.Fatalf("re-encoded cache does not parse: %v", err)
+		}
+		if len(again.dirs) != len(c.dirs) || again.root != c.root {
+			t.Fatalf("round trip changed the cache")
+		}
+		for path, d := range c.dirs {
+			d2 := again.dirs[path]
+			if d2 == nil || d2.tree != d.tree || len(d2.files) != len(d.files) {
+				t.Fatalf("round trip changed directory %q", path)
+			}
+		}
+	})
+}
+
+// FuzzAsksConversion: the .gitattributes scan never panics and sees a plain "text" attribute.
+func FuzzAsksConversion(f *testing.F) {
+	f.Add([]byte("*.txt text eol=lf\n*.bin binary\n"))
+	f.Add([]byte("# comment\n*.png -text\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		asksConversion(data)
+		if !asksConversion(append(bytes.Clone(data), "\n* text\n"...)) {
+			t.Fatal("a `* text` line was not seen")
+		}
+	})
+}

@@ -3,8 +3,10 @@ package gitstore
 import (
 	"bytes"
 	"compress/zlib"
+	"crypto/sha1"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -117,4 +119,84 @@ func writeFileRename(path string, data []byte) error {
 		os.Remove(name)
 	}
 	return werr
+}
+
+// ErrSizeChanged means a file's size changed while it was being stored.
+var ErrSizeChanged = errors.New("file changed size while being read")
+
+// WriteBlobFile stores the file at path (expected to be size bytes) as a blob by streaming it
+// twice: once to name it, and, only if that object is missing, once more to compress it.
+func (r *Repo) WriteBlobFile(path string, size int64) (Hash, error) {
+	h, err := hashFileBlob(path, size)
+	if err != nil || r.HasObject(h) {
+		return h, err
+	}
+	return h, r.writeLooseFile(h, path, size)
+}
+
+func hashFileBlob(path string, size int64) (Hash, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return ZeroHash, err
+	}
+	defer f.Close()
+	hw := sha1.New()
+	writeHeader(hw, BlobObject, size)
+	n, err := io.Copy(hw, f)
+	if err != nil {
+		return ZeroHash, err
+	}
+	if n != size {
+		return ZeroHash, ErrSizeChanged
+	}
+	var h Hash
+	hw.Sum(h[:0])
+	return h, nil
+}
+
+// writeLooseFile compresses the file into a temporary object file and renames it into place;
+// the name is checked again over the bytes actually written.
+func (r *Repo) writeLooseFile(h Hash, path string, size int64) error {
+	src, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	final := r.loosePath(h)
+	if err := os.MkdirAll(filepath.Dir(final), 0o777); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(final), "tmp_obj_")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	zw, err := zlib.NewWriterLevel(tmp, r.looseLevel())
+	if err != nil {
+		tmp.Close()
+		return err
+	}
+	hw := sha1.New()
+	w := io.MultiWriter(zw, hw)
+	writeHeader(w, BlobObject, size)
+	n, err := io.Copy(w, src)
+	if err == nil && n != size {
+		err = ErrSizeChanged
+	}
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && Hash(hw.Sum(nil)) != h {
+		err = ErrSizeChanged // same size, other bytes: the file changed between the passes
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o444)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), final)
+	}
+	return err
 }

@@ -14,8 +14,14 @@ type openedDir struct {
 	path string
 }
 
-func openDir(path string) (*openedDir, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+// openDir opens a directory by path; below the worktree's top (follow false) a symlink that
+// replaced the directory is not followed, so the walk never leaves the worktree.
+func openDir(path string, follow bool) (*openedDir, error) {
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if !follow {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Open(path, flags, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}

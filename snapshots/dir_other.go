@@ -12,8 +12,13 @@ type openedDir struct {
 	path string
 }
 
-func openDir(path string) (*openedDir, error) {
-	fi, err := os.Stat(path)
+// openDir opens a directory by path; with follow false a symlink is refused.
+func openDir(path string, follow bool) (*openedDir, error) {
+	stat := os.Stat
+	if !follow {
+		stat = os.Lstat
+	}
+	fi, err := stat(path)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +28,7 @@ func openDir(path string) (*openedDir, error) {
 	return &openedDir{path: path}, nil
 }
 
-func (d *openedDir) openSub(_, path string) (*openedDir, error) { return openDir(path) }
+func (d *openedDir) openSub(_, path string) (*openedDir, error) { return openDir(path, false) }
 
 func (d *openedDir) close() {}
 

@@ -1,10 +1,10 @@
 package snapshots
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -58,6 +58,9 @@ func (s *snapshotter) hashPending() error {
 // blob.
 func (s *snapshotter) hashFile(f *fileEntry) error {
 	abs := filepath.Join(s.repo.WorkTree, filepath.FromSlash(f.rel))
+	if f.stat.isRegular() && f.stat.size > streamAbove {
+		return s.hashLargeFile(f, abs)
+	}
 	data, err := readContent(abs, &f.stat)
 	if errors.Is(err, fs.ErrNotExist) {
 		return errRetry // vanished between walk and read: walk again
@@ -85,8 +88,9 @@ func readContent(abs string, st *fileStat) ([]byte, error) {
 	return os.ReadFile(abs)
 }
 
-// hashWithGit hashes the queued files with `git hash-object -w --stdin-paths`, so that
-// clean filters and end-of-line conversion give exactly git's blobs. Symlinks are never
+// hashWithGit names the queued regular files by `git add` into a temporary copy of the index,
+// so clean filters, end-of-line conversion and git's "safe autocrlf" rule (which looks at the
+// index's current blob) give exactly the blobs git add -A would. Symlinks are never
 // converted and are hashed here.
 func (s *snapshotter) hashWithGit() error {
 	var regular []*fileEntry
@@ -102,32 +106,108 @@ func (s *snapshotter) hashWithGit() error {
 	if len(regular) == 0 {
 		return nil
 	}
+	index, cleanup, err := s.scratchIndex()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	var in bytes.Buffer
 	for _, f := range regular {
-		if strings.ContainsAny(f.rel, "\n") {
-			return fmt.Errorf("snapshot: %q has a newline in its name and needs attribute filtering; rename it", f.rel)
-		}
-		in.WriteString(f.rel + "\n")
+		in.WriteString(f.rel)
+		in.WriteByte(0)
 	}
-	cmd := exec.Command("git", "hash-object", "-w", "--stdin-paths")
+	env := []string{"GIT_INDEX_FILE=" + index, "GIT_LITERAL_PATHSPECS=1"}
+	if _, err := s.git(env, &in, "add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		return err
+	}
+	out, err := s.git(env, nil, "ls-files", "--stage", "-z")
+	if err != nil {
+		return err
+	}
+	names := parseLsFilesStage(out)
+	for _, f := range regular {
+		h, ok := names[f.rel]
+		if !ok {
+			return fmt.Errorf("snapshot: git add did not record %q; is it still there?", f.rel)
+		}
+		f.hash = h
+	}
+	return nil
+}
+
+// scratchIndex copies the index to a temporary file beside it for git to update.
+func (s *snapshotter) scratchIndex() (string, func(), error) {
+	dir := filepath.Join(s.repo.GitDir, "loop")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", nil, fmt.Errorf("snapshot: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "filter-index-")
+	if err != nil {
+		return "", nil, fmt.Errorf("snapshot: %w", err)
+	}
+	defer tmp.Close()
+	name := tmp.Name()
+	data, err := os.ReadFile(filepath.Join(s.repo.GitDir, "index"))
+	switch {
+	case err != nil: // no index yet: git starts a new one, but not from an empty file
+		os.Remove(name)
+	default:
+		if _, err := tmp.Write(data); err != nil {
+			os.Remove(name)
+			return "", nil, fmt.Errorf("snapshot: copy index: %w", err)
+		}
+	}
+	return name, func() { os.Remove(name); os.Remove(name + ".lock") }, nil
+}
+
+// git runs a git command in the worktree and returns its standard output.
+func (s *snapshotter) git(env []string, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
 	cmd.Dir = s.repo.WorkTree
-	cmd.Stdin = &in
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return fmt.Errorf("snapshot: git hash-object for filtered files: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("snapshot: git %s (for files under .gitattributes conversion): %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for _, f := range regular {
-		if !sc.Scan() {
-			return fmt.Errorf("snapshot: git hash-object answered %d names for %d files", 0, len(regular))
+	return out, nil
+}
+
+// parseLsFilesStage reads `git ls-files --stage -z`: "<mode> <name> <stage>\t<path>\0".
+func parseLsFilesStage(out []byte) map[string]gitstore.Hash {
+	names := map[string]gitstore.Hash{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+		fields := strings.Fields(string(meta))
+		if !ok || len(fields) != 3 || fields[2] != "0" {
+			continue
 		}
-		h, err := gitstore.ParseHash(sc.Text())
-		if err != nil {
-			return fmt.Errorf("snapshot: git hash-object: %w", err)
+		if h, err := gitstore.ParseHash(fields[1]); err == nil {
+			names[string(path)] = h
 		}
-		f.hash = h
 	}
+	return names
+}
+
+// streamAbove is the size from which files are hashed and stored by streaming rather than
+// read whole into memory.
+const streamAbove = 32 << 20
+
+// hashLargeFile names and stores a large regular file without holding it in memory.
+func (s *snapshotter) hashLargeFile(f *fileEntry, abs string) error {
+	h, err := s.repo.WriteBlobFile(abs, f.stat.size)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, gitstore.ErrSizeChanged) {
+		return errRetry
+	}
+	if err != nil {
+		return fmt.Errorf("snapshot: store %q: %w", f.rel, err)
+	}
+	after, err := lstat(abs)
+	if err != nil || !sameStat(&after, &f.stat) {
+		return errRetry
+	}
+	f.hash = h
 	return nil
 }

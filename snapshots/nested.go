@@ -2,28 +2,22 @@ package snapshots
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
 
-// isNestedRepo reports whether dir is the top of another repository (has a .git directory or
-// a .git file), which git records as a gitlink rather than descending into.
+// isNestedRepo reports whether dir is the top of another repository (a valid .git directory
+// or .git file), which git records as a gitlink rather than descending into. A stray or
+// broken .git entry does not count, as in git.
 func isNestedRepo(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, ".git"))
-	return err == nil
+	return gitstore.NestedGitDir(dir) != ""
 }
 
-// nestedHead resolves HEAD of the repository whose worktree is dir, reading its files
-// directly (loose ref, then packed-refs).
+// nestedHead resolves HEAD of the repository whose worktree is dir.
 func nestedHead(dir string) (gitstore.Hash, error) {
-	if !isNestedRepo(dir) {
+	gitDir := gitstore.NestedGitDir(dir)
+	if gitDir == "" {
 		return gitstore.ZeroHash, fmt.Errorf("%q is not checked out", dir)
-	}
-	_, gitDir, err := gitstore.FindGitDir(dir) // stops at dir: it has a .git
-	if err != nil {
-		return gitstore.ZeroHash, err
 	}
 	h, err := gitstore.ResolveHeadAt(gitDir)
 	if err != nil {

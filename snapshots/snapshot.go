@@ -62,6 +62,9 @@ func take(r *gitstore.Repo) (*Result, error) {
 		return nil, err
 	}
 	s.addKept(root)
+	if s.filtered.Load() {
+		s.requeueCacheHits(root)
+	}
 	if err := s.hashPending(); err != nil {
 		return nil, err
 	}
@@ -125,4 +128,19 @@ func (t *trackedIndex) usableHash(e *gitstore.IndexEntry, st *fileStat) (gitstor
 		return gitstore.ZeroHash, false
 	}
 	return e.Hash, true
+}
+
+// requeueCacheHits sends files answered by the stat cache back to hashing: with content
+// conversion on, a file's blob depends on attributes that may have changed since it was
+// cached, which its stat data cannot show. The index's answers stay, as git keeps them.
+func (s *snapshotter) requeueCacheHits(n *node) {
+	for _, f := range n.files {
+		if f.cacheHit && f.stat.isRegular() {
+			f.cacheHit, f.fromCache = false, false
+			s.pending = append(s.pending, f)
+		}
+	}
+	for _, d := range n.dirs {
+		s.requeueCacheHits(d)
+	}
 }

@@ -32,8 +32,8 @@ type fileEntry struct {
 	hash gitstore.Hash
 	stat fileStat
 	// fromCache: the name and mode are the stat cache's, so the entry is as in the last
-	// snapshot.
-	fromCache bool
+	// snapshot. cacheHit: the object name came from the cache.
+	fromCache, cacheHit bool
 }
 
 type snapshotter struct {
@@ -50,6 +50,8 @@ type snapshotter struct {
 	filtered atomic.Bool
 
 	openedAhead atomic.Int32 // directories opened by their parent and not yet read
+	failed      atomic.Bool  // a worker failed: the others stop reading
+	symlinks    bool         // core.symlinks
 }
 
 func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
@@ -71,9 +73,10 @@ func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
 		tracked:   newTrackedIndex(idx),
 		cache:     cache,
 		trustMode: r.Config.Bool("core", "", "filemode", true),
+		symlinks:  r.Config.Bool("core", "", "symlinks", true),
 		recent:    time.Now().Add(-2 * time.Second),
 	}
-	if autocrlf := strings.ToLower(r.Config.Get("core", "", "autocrlf")); autocrlf == "true" || autocrlf == "input" {
+	if s.globalConversion() {
 		s.filtered.Store(true)
 	}
 	return s, nil
@@ -98,6 +101,11 @@ func (s *snapshotter) walk() (*node, error) {
 				job, ok := q.pop()
 				if !ok {
 					return
+				}
+				if s.failed.Load() { // the snapshot is lost: drain without reading
+					s.closeAhead([]subdir{job})
+					q.done(nil)
+					continue
 				}
 				subs, err := s.readDir(job, buf)
 				if err != nil {
@@ -154,11 +162,46 @@ func (q *walkQueue) done(subs []subdir) {
 }
 
 func (s *snapshotter) fail(err error) {
+	s.failed.Store(true)
 	s.mu.Lock()
 	if s.err == nil {
 		s.err = err
 	}
 	s.mu.Unlock()
+}
+
+// globalConversion reports whether settings outside the worktree convert content:
+// core.autocrlf, or conversion attributes in info/attributes or core.attributesFile.
+func (s *snapshotter) globalConversion() bool {
+	if v := strings.ToLower(s.repo.Config.Get("core", "", "autocrlf")); v == "true" || v == "input" {
+		return true
+	}
+	attrs := s.repo.Config.Get("core", "", "attributesfile")
+	if attrs == "" {
+		attrs = s.xdgFile("attributes")
+	} else if rest, ok := strings.CutPrefix(attrs, "~/"); ok {
+		home, _ := os.UserHomeDir()
+		attrs = filepath.Join(home, rest)
+	}
+	for _, path := range []string{attrs, filepath.Join(s.repo.CommonDir, "info", "attributes")} {
+		if data, err := os.ReadFile(path); err == nil && asksConversion(data) {
+			return true
+		}
+	}
+	return false
+}
+
+// xdgFile is $XDG_CONFIG_HOME/git/name (default ~/.config/git/name), or "".
+func (s *snapshotter) xdgFile(name string) string {
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		xdg = filepath.Join(home, ".config")
+	}
+	return filepath.Join(xdg, "git", name)
 }
 
 // globalIgnores loads core.excludesFile and info/exclude (from the common dir).
@@ -186,15 +229,7 @@ func (s *snapshotter) excludesFile() string {
 		}
 		return p
 	}
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		xdg = filepath.Join(home, ".config")
-	}
-	return filepath.Join(xdg, "git", "ignore")
+	return s.xdgFile("ignore")
 }
 
 type subdir struct {
@@ -215,7 +250,7 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 	if dir != nil {
 		s.openedAhead.Add(-1)
 	} else {
-		dir, err = openDir(abs)
+		dir, err = openDir(abs, n.rel == "")
 	}
 	var ents []dirent
 	if err == nil {
@@ -227,6 +262,11 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 			return nil, nil // vanished mid-walk: it is not in the snapshot
 		}
 		return nil, fmt.Errorf("snapshot: read directory %q: %w; fix its permissions or add it to .gitignore", n.rel, err)
+	}
+	for i := range ents {
+		if ents[i].kind == kindUnknown {
+			ents[i].kind = kindOf(dir, ents[i].name) // before .gitignore is looked for
+		}
 	}
 	if !excluded {
 		if m, err = s.dirIgnores(n, abs, ents, m); err != nil {
@@ -244,9 +284,6 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 			continue
 		}
 		rel := join(n.rel, name)
-		if de.kind == kindUnknown {
-			de.kind = kindOf(dir, name)
-		}
 		if de.kind == kindDir {
 			if sub := s.dirEntry(n, rel, name, abs, m, excluded); sub != nil {
 				s.openAhead(dir, sub, name)
@@ -256,6 +293,7 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 		}
 		added, err := s.fileEntry(n, dir, cached, &block[used], rel, name, m, excluded)
 		if err != nil {
+			s.closeAhead(subs)
 			return nil, err
 		}
 		if added {
@@ -263,6 +301,16 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 		}
 	}
 	return subs, nil
+}
+
+// closeAhead closes the directories opened ahead for subs that will not be read.
+func (s *snapshotter) closeAhead(subs []subdir) {
+	for _, sub := range subs {
+		if sub.dir != nil {
+			sub.dir.close()
+			s.openedAhead.Add(-1)
+		}
+	}
 }
 
 // openAhead opens sub relative to its parent while the parent is open, unless too many
@@ -392,8 +440,12 @@ func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *f
 
 // resolve names f's blob from the stat cache or the index when their stat data still hold.
 func (s *snapshotter) resolve(f *fileEntry, e *gitstore.IndexEntry, cached *cachedDir) bool {
+	if e != nil && e.AssumeValid && e.Stage == 0 && !e.IntentToAdd {
+		f.hash, f.mode = e.Hash, e.Mode // assume-unchanged: git add leaves the entry alone
+		return true
+	}
 	if c, ok := cached.file(f.name); ok && s.cache.fresh(c, &f.stat) {
-		f.hash, f.fromCache = c.hash, c.mode == f.mode
+		f.hash, f.cacheHit, f.fromCache = c.hash, true, c.mode == f.mode
 		return true
 	}
 	if e != nil {
@@ -410,6 +462,9 @@ func (s *snapshotter) resolve(f *fileEntry, e *gitstore.IndexEntry, cached *cach
 func (s *snapshotter) gitMode(st *fileStat, e *gitstore.IndexEntry) uint32 {
 	if st.isSymlink() {
 		return gitstore.ModeSymlink
+	}
+	if !s.symlinks && e != nil && e.Mode == gitstore.ModeSymlink {
+		return gitstore.ModeSymlink // core.symlinks=false: the file holds the link's target
 	}
 	if !s.trustMode {
 		if e != nil && (e.Mode == gitstore.ModeExec || e.Mode == gitstore.ModeFile) {
@@ -439,6 +494,9 @@ func (s *snapshotter) addKept(root *node) {
 		}
 		dir, name := splitPath(p)
 		n := root.child(dir)
+		if n == nil || n.hasName(name) {
+			continue // a file or directory of the worktree now takes its place, as with git add
+		}
 		s.addFile(n, &fileEntry{name: name, rel: p, mode: e.Mode, hash: e.Hash})
 	}
 }
@@ -450,11 +508,32 @@ func splitPath(p string) (string, string) {
 	return "", p
 }
 
-// child finds or creates the node for the slash-separated directory dir below n.
+// hasName reports whether n already has a file or directory called name.
+func (n *node) hasName(name string) bool {
+	for _, f := range n.files {
+		if f.name == name {
+			return true
+		}
+	}
+	for _, d := range n.dirs {
+		if _, dn := splitPath(d.rel); dn == name {
+			return true
+		}
+	}
+	return false
+}
+
+// child finds or creates the node for the slash-separated directory dir below n, or returns
+// nil when a file stands where one of its directories would be.
 func (n *node) child(dir string) *node {
 	cur := n
 	for dir != "" {
 		name, rest, _ := strings.Cut(dir, "/")
+		for _, f := range cur.files {
+			if f.name == name {
+				return nil
+			}
+		}
 		rel := join(cur.rel, name)
 		var next *node
 		for _, d := range cur.dirs {

@@ -115,19 +115,34 @@ func (r *Repo) WriteCommit(c *Commit) (Hash, error) {
 	return r.WriteUniqueObject(CommitObject, c.Encode())
 }
 
-// Identity is the signature git would use for a new commit now: GIT_COMMITTER_* from the
-// environment, then user.name and user.email, then a fixed git-loop identity.
+// Identity is the signature git would use for a new commit now: the committer identity of
+// committer (environment, committer.*, user.*, cleaned as git cleans it) at time now. Commits
+// and reflog lines use this one identity.
 func (r *Repo) Identity(now time.Time) Signature {
-	name := firstNonEmpty(os.Getenv("GIT_COMMITTER_NAME"), r.Config.Get("user", "", "name"), "git-loop")
-	email := firstNonEmpty(os.Getenv("GIT_COMMITTER_EMAIL"), r.Config.Get("user", "", "email"), "git-loop@localhost")
+	name, email := r.committer()
 	return Signature{Name: name, Email: email, When: now}
 }
 
-func firstNonEmpty(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
+// committer is the committer name and email git records: GIT_COMMITTER_NAME and
+// GIT_COMMITTER_EMAIL, else committer.name and committer.email, else user.name and user.email
+// from the configuration, else "git-loop" <git-loop@localhost>. Each is cleaned as git does
+// (see withoutCrud), so no value can break the "Name <email>" line of a commit or reflog.
+func (r *Repo) committer() (name, email string) {
+	return r.identPart("GIT_COMMITTER_NAME", "name", "git-loop"),
+		r.identPart("GIT_COMMITTER_EMAIL", "email", "git-loop@localhost")
+}
+
+// identPart is one field of committer: the environment variable env, else committer.<key>,
+// else user.<key>, cleaned; def when that leaves nothing.
+func (r *Repo) identPart(env, key, def string) string {
+	v := os.Getenv(env)
+	if v == "" && r.Config != nil {
+		if v = r.Config.Get("committer", "", key); v == "" {
+			v = r.Config.Get("user", "", key)
 		}
 	}
-	return ""
+	if v = withoutCrud(v); v == "" {
+		v = def
+	}
+	return v
 }

@@ -55,7 +55,7 @@ func (c *Config) mergeFile(path string, depth int) error {
 func (c *Config) merge(name string, data []byte, depth int) error {
 	var raw format.Config
 	if err := format.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
-		return fmt.Errorf("parse config %q: %w; check its syntax with `git config -f %s --list`", name, err, name)
+		return &syntaxError{file: name, err: err}
 	}
 	for _, s := range raw.Sections {
 		sec := strings.ToLower(s.Name)
@@ -77,6 +77,18 @@ func (c *Config) merge(name string, data []byte, depth int) error {
 	}
 	return nil
 }
+
+// syntaxError is a configuration file the parser rejects.
+type syntaxError struct {
+	file string
+	err  error
+}
+
+func (e *syntaxError) Error() string {
+	return fmt.Sprintf("parse config %q: %v; check its syntax with `git config -f %s --list`", e.file, e.err, e.file)
+}
+
+func (e *syntaxError) Unwrap() error { return e.err }
 
 func resolveInclude(from, path string) string {
 	if strings.HasPrefix(path, "~/") {
@@ -236,7 +248,7 @@ func UserConfigFiles() []string {
 func loadRepoConfig(common, gitDir string) (*Config, error) {
 	c := NewConfig()
 	for _, f := range UserConfigFiles() {
-		if err := c.LoadConfigFile(f); err != nil {
+		if err := c.mergeUserFile(f); err != nil {
 			return nil, err
 		}
 	}
@@ -251,4 +263,22 @@ func loadRepoConfig(common, gitDir string) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// mergeUserFile merges a system or global file, skipping it whole when it (or a file it
+// includes) does not parse: git accepts syntax go-git's parser rejects (the old
+// [section.sub] form), and git-loop reads only a few keys from these files, so one old entry
+// must not stop every command. Read errors are still reported.
+func (c *Config) mergeUserFile(path string) error {
+	file := NewConfig()
+	err := file.LoadConfigFile(path)
+	var syntax *syntaxError
+	if errors.As(err, &syntax) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.Merge(file)
+	return nil
 }

@@ -32,31 +32,16 @@ func (r *Repo) reflogLine(oldHash, newHash Hash, msg string, now time.Time) stri
 }
 
 // reflogIdent is the committer identity git puts in reflogs, "Name <email> 1700000000 +0100":
-// GIT_COMMITTER_NAME/GIT_COMMITTER_EMAIL, else committer.name/committer.email, else
-// user.name/user.email from the configuration, else "git-loop" <git-loop@localhost>. The time
-// is GIT_COMMITTER_DATE when it is in git's raw form ("[@]<seconds> <+hhmm>"), else now.
+// the identity of committer (shared with commits). The time is GIT_COMMITTER_DATE when it is
+// in git's raw form ("[@]<seconds> <+hhmm>"), else now.
 func (r *Repo) reflogIdent(now time.Time) string {
-	name := r.identPart("GIT_COMMITTER_NAME", "name", "git-loop")
-	email := r.identPart("GIT_COMMITTER_EMAIL", "email", "git-loop@localhost")
+	name, email := r.committer()
 	date := now.Format("-0700")
 	secs := now.Unix()
 	if s, tz, ok := parseRawDate(os.Getenv("GIT_COMMITTER_DATE")); ok {
 		secs, date = s, tz
 	}
 	return name + " <" + email + "> " + strconv.FormatInt(secs, 10) + " " + date
-}
-
-func (r *Repo) identPart(env, key, def string) string {
-	v := os.Getenv(env)
-	if v == "" && r.Config != nil {
-		if v = r.Config.Get("committer", "", key); v == "" {
-			v = r.Config.Get("user", "", key)
-		}
-	}
-	if v = withoutCrud(v); v == "" {
-		v = def
-	}
-	return v
 }
 
 // withoutCrud is git's strbuf_addstr_without_crud: trim leading and trailing "crud" (control

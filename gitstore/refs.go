@@ -64,18 +64,6 @@ func (r *Repo) ReadRef(name string) (Hash, error) {
 	}
 }
 
-// Head returns the commit HEAD points to, or ZeroHash with a nil error when HEAD names a branch
-// that has no commits yet (an unborn branch, as right after `git init`).
-func (r *Repo) Head() (Hash, error) {
-	h, err := r.ReadRef("HEAD")
-	if errors.Is(err, ErrRefNotFound) {
-		if _, target, rerr := r.readRawRef("HEAD"); rerr == nil && target != "" {
-			return ZeroHash, nil // HEAD itself exists: its branch is unborn
-		}
-	}
-	return h, err
-}
-
 // ListRefs returns every ref whose full name starts with prefix ("refs/loop/"), loose and
 // packed (a loose ref wins over a packed one of the same name), sorted by name. Symbolic refs
 // are listed with the value of their target; broken or dangling ones are left out, as git does.

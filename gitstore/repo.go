@@ -33,11 +33,12 @@ var (
 
 // Repo is an open repository seen from one worktree.
 type Repo struct {
-	// WorkTree is the absolute path of the worktree's top directory.
+	// WorkTree is the absolute path of the worktree's top directory, with symlinks resolved
+	// (as `git rev-parse --show-toplevel` prints it), so it can be compared as a string.
 	WorkTree string
-	// GitDir is the worktree's own git directory (.git, or .git/worktrees/<id>).
+	// GitDir is the worktree's own git directory (.git, or .git/worktrees/<id>), canonical.
 	GitDir string
-	// CommonDir holds objects, refs and config shared by all worktrees.
+	// CommonDir holds objects, refs and config shared by all worktrees, canonical.
 	CommonDir string
 	// Config is the repository's configuration (system, global, repo and worktree files merged).
 	Config *Config
@@ -50,14 +51,11 @@ type Repo struct {
 	level     int // zlib level for loose objects
 }
 
-// Open finds the repository containing dir (which may be any subdirectory of a worktree) and
-// checks that git-loop can work in it.
+// Open finds the repository containing dir (which may be any subdirectory of a worktree, and
+// may be reached through symlinks) and checks that git-loop can work in it. The Repo's paths
+// are canonical: two Opens of one worktree give equal strings however it was reached.
 func Open(dir string) (*Repo, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("open repository at %q: %w", dir, err)
-	}
-	work, gitDir, err := discover(abs)
+	work, gitDir, err := discover(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -76,19 +74,26 @@ func Open(dir string) (*Repo, error) {
 }
 
 // FindGitDir returns the worktree top and git directory containing dir without reading any
-// configuration: the cheap first step of the hook's hot path.
+// configuration: the cheap first step of the hook's hot path. Both paths are canonical, as
+// for Open.
 func FindGitDir(dir string) (workTree, gitDir string, err error) {
 	return discover(dir)
 }
 
-// discover walks up from dir to the first directory holding a .git directory or file.
+// discover walks up from dir to the first directory holding a .git directory or file. dir is
+// first made absolute with its symlinks resolved, so the worktree top is canonical (as git's
+// --show-toplevel prints it) however the caller reached it; the git dir is resolved too.
 func discover(dir string) (string, string, error) {
-	for d := dir; ; {
+	start, err := canonicalDir(dir)
+	if err != nil {
+		return "", "", err
+	}
+	for d := start; ; {
 		dotgit := filepath.Join(d, ".git")
 		fi, err := os.Stat(dotgit)
 		switch {
 		case err == nil && fi.IsDir():
-			return d, dotgit, nil
+			return d, canonical(dotgit), nil
 		case err == nil:
 			gd, err := readGitFile(dotgit)
 			if err != nil {
@@ -101,7 +106,7 @@ func discover(dir string) (string, string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", "", fmt.Errorf("open repository at %q: %w (or any parent): run git-loop inside a git worktree, or `git init` first", dir, ErrNotRepo)
+			return "", "", fmt.Errorf("open repository at %q: %w (or any parent): run git-loop inside a git worktree, or `git init` first", start, ErrNotRepo)
 		}
 		d = parent
 	}
@@ -121,10 +126,33 @@ func readGitFile(path string) (string, error) {
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(filepath.Dir(path), target)
 	}
-	if _, err := os.Stat(target); err != nil {
+	real, err := filepath.EvalSymlinks(target)
+	if err != nil {
 		return "", fmt.Errorf("read %q: git dir %q is gone (%w); run `git worktree prune` or fix the path", path, target, ErrNotRepo)
 	}
-	return filepath.Clean(target), nil
+	return real, nil
+}
+
+// canonicalDir returns dir as an absolute path with every symlink resolved.
+func canonicalDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("open repository at %q: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("open repository at %q: %w", abs, err)
+	}
+	return real, nil
+}
+
+// canonical resolves the symlinks in an existing path; a path that cannot be resolved is
+// returned cleaned, for the caller's own read to report.
+func canonical(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return filepath.Clean(path)
 }
 
 // isBareDir reports whether d looks like a git directory (bare repository or inside .git).
@@ -150,7 +178,7 @@ func commonDir(gitDir string) (string, error) {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(gitDir, dir)
 	}
-	return filepath.Clean(dir), nil
+	return canonical(dir), nil
 }
 
 // checkFormat refuses repositories whose formats git-loop cannot read or write correctly.
@@ -172,14 +200,6 @@ func (r *Repo) checkFormat() error {
 		return fmt.Errorf("%s: %w: core.repositoryFormatVersion=%s", where, ErrFormat, v)
 	}
 	return nil
-}
-
-// WorktreeID is "" for the main worktree and the id under .git/worktrees for a linked one.
-func (r *Repo) WorktreeID() string {
-	if r.GitDir == r.CommonDir {
-		return ""
-	}
-	return filepath.Base(r.GitDir)
 }
 
 // LoopDir is the directory of git-loop's rebuildable caches, .git/loop in the common dir.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -62,10 +61,10 @@ func exitCode(err error) int {
 	case errors.Is(err, loop.ErrNoLoop):
 		return exitNoLoop
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded),
-		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, gitstore.ErrRefLocked):
+		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, loop.ErrRefLocked):
 		return exitConflict
-	case errors.Is(err, gitstore.ErrNotRepo), errors.Is(err, gitstore.ErrBare), errors.Is(err, gitstore.ErrReftable),
-		errors.Is(err, gitstore.ErrSHA256), errors.Is(err, gitstore.ErrFormat):
+	case errors.Is(err, loop.ErrNotRepo), errors.Is(err, loop.ErrBare), errors.Is(err, loop.ErrReftable),
+		errors.Is(err, loop.ErrSHA256), errors.Is(err, loop.ErrFormat):
 		return exitUnsupported
 	}
 	return exitFailure
@@ -77,7 +76,7 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	cmds := commands(stdout)
+	cmds := commands(stdout, stderr)
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
 		c.HideHelpCommand = true
@@ -107,7 +106,7 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 	return usageError{msg: err.Error() + "; see `git loop help`"}
 }
 
-func commands(out io.Writer) []*cli.Command {
+func commands(out, errOut io.Writer) []*cli.Command {
 	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 	return []*cli.Command{
 		{
@@ -162,10 +161,11 @@ func commands(out io.Writer) []*cli.Command {
 					return usageError{msg: "list takes no arguments; see `git loop help list`"}
 				}
 				return withStore(func(s *loop.Store) error {
-					states, err := s.List(c.Bool("all"))
+					states, skipped, err := s.List(c.Bool("all"))
 					if err != nil {
 						return err
 					}
+					warnSkipped(errOut, skipped)
 					return loop.PrintList(out, states, c.Bool("json"))
 				})
 			},
@@ -273,11 +273,18 @@ func oneName(c *cli.Context) (string, error) {
 
 // withStore opens the repository of the current directory and runs fn on its loop store.
 func withStore(fn func(*loop.Store) error) error {
-	r, err := gitstore.Open(".")
+	s, err := loop.OpenStore(".")
 	if err != nil {
 		return err
 	}
-	return fn(loop.NewStore(r))
+	return fn(s)
+}
+
+// warnSkipped prints one warning line per ref under refs/loop/ that List left out.
+func warnSkipped(w io.Writer, skipped []string) {
+	for _, why := range skipped {
+		fmt.Fprintf(w, "git-loop: warning: %s; ignoring it\n", why)
+	}
 }
 
 // flagsFirst lets flags follow positional arguments (`git loop start NAME -p TASK`), as git

@@ -14,12 +14,15 @@ import (
 
 // The hot-state cache keeps a copy of state.json per loop under .git/loop/state/, headed by
 // the tip it was read from, so the hook reads one small file instead of three objects. It is
-// trusted only when that tip is still the ref's value.
+// trusted only when that tip is still the ref's value and the copy is a complete state, and
+// only by reading commands: changes build on the tip commit (Store.update).
 
 func hotStatePath(r *gitstore.Repo, name string) string {
 	return filepath.Join(r.LoopDir(), "state", name)
 }
 
+// readHotState returns the cached state of loop name when the cache names tip and holds a
+// complete state of that loop (see State.check); anything else is a miss, never an error.
 func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, bool) {
 	data, err := os.ReadFile(hotStatePath(r, name))
 	if err != nil {
@@ -30,7 +33,7 @@ func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, boo
 		return nil, false
 	}
 	var st State
-	if json.Unmarshal(body, &st) != nil {
+	if json.Unmarshal(body, &st) != nil || st.check(name) != nil {
 		return nil, false
 	}
 	return &st, true
@@ -72,7 +75,9 @@ func ActivePointerPath(gitDir string) string {
 	return filepath.Join(gitDir, "loop", "active")
 }
 
-// ActiveName returns the name of the loop active in r's worktree, or "" when there is none.
+// ActiveName returns the loop name recorded in r's worktree pointer, or "" when there is
+// none. The pointer is a cache: it may name a loop that has ended, is gone, or is no valid
+// name at all; FindActive checks it and drops a bad one.
 func ActiveName(r *gitstore.Repo) (string, error) {
 	data, err := os.ReadFile(ActivePointerPath(r.GitDir))
 	if errors.Is(err, os.ErrNotExist) {

@@ -3,6 +3,7 @@ package loop
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -19,24 +20,20 @@ type StartOptions struct {
 
 // Start creates loop opts.Name (default: derived from the branch) in the current worktree:
 // snapshot I_0 with HEAD as parent, a root commit holding loop.json, and state commit S_0.
+// Flags, name and configuration are checked first, so a usage mistake is reported as such
+// even when the worktree is busy. The worktree's start lock is held throughout, so two
+// starts in one worktree cannot both pass the one-loop-per-worktree check.
 func (s *Store) Start(opts StartOptions) (*State, error) {
-	r := s.Repo
-	if cur, st, err := s.FindActive(); err != nil {
-		return nil, err
-	} else if cur != "" {
-		way := fmt.Sprintf("finish it with `git loop cancel %s`", cur)
-		if st.Status == StatusPaused {
-			way = fmt.Sprintf("resume it with `git loop resume %s` or finish it with `git loop cancel %s`", cur, cur)
-		}
-		return nil, fmt.Errorf("%w: loop %q is %s here; %s, or start the new loop in another worktree (`git worktree add`)", ErrBusy, cur, st.Status, way)
-	}
-	settings, err := LoadSettings(r)
+	cfg, err := s.startConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	settings.Override(opts.Flags)
-	cfg, err := settings.resolve()
+	release, err := lockStart(s.Repo)
 	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := s.checkFree(); err != nil {
 		return nil, err
 	}
 	name := opts.Name
@@ -48,6 +45,42 @@ func (s *Store) Start(opts StartOptions) (*State, error) {
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
+	return s.create(name, opts.Session, cfg)
+}
+
+// startConfig validates a new loop's name (when given) and its settings: git config, then
+// .gitloop, then the flags.
+func (s *Store) startConfig(opts StartOptions) (Config, error) {
+	if opts.Name != "" {
+		if err := CheckName(opts.Name); err != nil {
+			return Config{}, err
+		}
+	}
+	settings, err := LoadSettings(s.Repo)
+	if err != nil {
+		return Config{}, err
+	}
+	settings.Override(opts.Flags)
+	return settings.resolve()
+}
+
+// checkFree refuses to start when this worktree already has a live loop, saying how to
+// resume or finish it.
+func (s *Store) checkFree() error {
+	cur, st, err := s.FindActive()
+	if err != nil || cur == "" {
+		return err
+	}
+	way := fmt.Sprintf("finish it with `git loop cancel %s`", cur)
+	if st.Status == StatusPaused {
+		way = fmt.Sprintf("resume it with `git loop resume %s` or finish it with `git loop cancel %s`", cur, cur)
+	}
+	return fmt.Errorf("%w: loop %q is %s here; %s, or start the new loop in another worktree (`git worktree add`)", ErrBusy, cur, st.Status, way)
+}
+
+// create writes a new loop: I_0, the root commit, S_0, the ref and the active pointer.
+func (s *Store) create(name, session string, cfg Config) (*State, error) {
+	r := s.Repo
 	if _, err := r.ReadRef(RefName(name)); err == nil {
 		return nil, fmt.Errorf("%w: %q; pick another name, or see it with `git loop status %s`", ErrExists, name, name)
 	} else if !errors.Is(err, gitstore.ErrRefNotFound) {
@@ -72,7 +105,7 @@ func (s *Store) Start(opts StartOptions) (*State, error) {
 		return nil, err
 	}
 	st := State{
-		Name: name, Status: StatusActive, MaxIterations: cfg.MaxIterations, Session: opts.Session,
+		Name: name, Status: StatusActive, MaxIterations: cfg.MaxIterations, Session: session,
 		Worktree: r.WorkTree, Reason: "started", Snapshot: i0.String(), Tree: snap.Tree.String(),
 		StartedAt: now, UpdatedAt: now,
 	}
@@ -139,32 +172,55 @@ func (s *Store) defaultName() (string, error) {
 }
 
 // FindActive returns the loop active or paused in this worktree, from the pointer file or,
-// when that was lost, by scanning refs/loop/* (restoring the pointer).
+// when that is missing or does not name such a loop, by scanning refs/loop/* (restoring the
+// pointer). A bad pointer (not a loop name, a loop that is gone, ended or elsewhere) is
+// removed, never reported as an error.
 func (s *Store) FindActive() (string, *State, error) {
-	name, err := ActiveName(s.Repo)
-	if err != nil {
-		return "", nil, err
-	}
-	if name != "" {
-		_, st, err := s.ReadState(name)
-		if err == nil && !st.Ended() && st.Worktree == s.Repo.WorkTree {
+	if name, _ := ActiveName(s.Repo); name != "" {
+		if st := s.liveHere(name); st != nil {
 			return name, st, nil
-		}
-		if err != nil && !errors.Is(err, ErrNoLoop) {
-			return "", nil, err
 		}
 		clearActive(s.Repo, name)
 	}
-	states, err := s.List(false)
+	states, _, err := s.List(false)
 	if err != nil {
 		return "", nil, err
 	}
 	for _, st := range states {
-		if st.Worktree == s.Repo.WorkTree {
+		if s.isHere(st) {
 			return st.Name, st, setActive(s.Repo, st.Name)
 		}
 	}
 	return "", nil, nil
+}
+
+// liveHere returns the state of loop name when it is a readable, live loop of this
+// worktree, else nil.
+func (s *Store) liveHere(name string) *State {
+	if CheckName(name) != nil {
+		return nil
+	}
+	_, st, err := s.ReadState(name)
+	if err != nil || st.Ended() || !s.isHere(st) {
+		return nil
+	}
+	return st
+}
+
+// isHere reports whether st belongs to this worktree. Worktree paths are canonical; a loop
+// recorded before they were may name its worktree through a symlink.
+func (s *Store) isHere(st *State) bool {
+	return sameDir(st.Worktree, s.Repo.WorkTree)
+}
+
+// sameDir reports whether recorded names the canonical directory dir, directly or through
+// symlinks.
+func sameDir(recorded, dir string) bool {
+	if recorded == dir {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(recorded)
+	return err == nil && real == dir
 }
 
 // Resolve returns name, or the active loop of this worktree when name is empty.
@@ -187,13 +243,13 @@ func (s *Store) Resolve(name string) (string, error) {
 
 // lastLoopHere is the most recently updated loop of this worktree, or nil.
 func (s *Store) lastLoopHere() *State {
-	all, err := s.List(true)
+	all, _, err := s.List(true)
 	if err != nil {
 		return nil
 	}
 	var last *State
 	for _, st := range all {
-		if st.Worktree == s.Repo.WorkTree && (last == nil || st.UpdatedAt.After(last.UpdatedAt)) {
+		if s.isHere(st) && (last == nil || st.UpdatedAt.After(last.UpdatedAt)) {
 			last = st
 		}
 	}
@@ -201,25 +257,43 @@ func (s *Store) lastLoopHere() *State {
 }
 
 // List returns the state of every loop, sorted by name; only active and paused ones unless
-// all is set.
-func (s *Store) List(all bool) ([]*State, error) {
+// all is set. Refs under refs/loop/ that are not loops (a name that is not a loop name, or a
+// commit without a readable state.json) do not stop it: each is described in skipped, as
+// "refs/loop/<x> is not a loop (<why>)", for the caller to warn about.
+func (s *Store) List(all bool) (loops []*State, skipped []string, err error) {
 	refs, err := s.Repo.ListRefs("refs/loop/")
 	if err != nil {
-		return nil, fmt.Errorf("list loops: %w", err)
+		return nil, nil, fmt.Errorf("list loops: %w", err)
 	}
-	var out []*State
 	for _, ref := range refs {
-		name := strings.TrimPrefix(ref.Name, "refs/loop/")
-		_, st, err := s.ReadState(name)
-		if err != nil {
-			return nil, err
+		st, why := s.loopAt(ref)
+		if why != "" {
+			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%s)", ref.Name, why))
+			continue
 		}
 		if all || !st.Ended() {
-			out = append(out, st)
+			loops = append(loops, st)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
+	sort.Slice(loops, func(i, j int) bool { return loops[i].Name < loops[j].Name })
+	return loops, skipped, nil
+}
+
+// loopAt returns the state of the loop at ref, or why ref holds no loop.
+func (s *Store) loopAt(ref gitstore.Ref) (*State, string) {
+	name := strings.TrimPrefix(ref.Name, "refs/loop/")
+	if err := CheckName(name); err != nil {
+		return nil, fmt.Sprintf("%q is not a valid loop name", name)
+	}
+	if st, ok := readHotState(s.Repo, name, ref.Hash); ok {
+		return st, ""
+	}
+	st, err := s.loadState(name, ref.Hash)
+	if err != nil {
+		return nil, err.Error()
+	}
+	writeHotState(s.Repo, name, ref.Hash, st)
+	return st, ""
 }
 
 // Checkpoint records a snapshot of the loop's worktree now as its next iteration, with no
@@ -276,11 +350,11 @@ func canRecord(name string, st *State) error {
 // worktreeOf returns the repository opened in the loop's own worktree: s.Repo when that is
 // where we are, else that worktree, which must still exist and share our objects and refs.
 func (s *Store) worktreeOf(name string, st *State) (*gitstore.Repo, error) {
-	if st.Worktree == s.Repo.WorkTree {
+	if s.isHere(st) {
 		return s.Repo, nil
 	}
 	r, err := gitstore.Open(st.Worktree)
-	if err != nil || r.WorkTree != st.Worktree || r.CommonDir != s.Repo.CommonDir {
+	if err != nil || !sameDir(st.Worktree, r.WorkTree) || r.CommonDir != s.Repo.CommonDir {
 		return nil, fmt.Errorf("%w: loop %q belongs to worktree %s, which is gone or is another repository now; cancel the loop (`git loop cancel %s`)", ErrWorktreeGone, name, st.Worktree, name)
 	}
 	return r, nil

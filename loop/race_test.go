@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,14 +13,19 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
 
-// TestMain lets the test binary act as a checkpointing child process for TestRaceCheckpoint.
+// TestMain lets the test binary act as a child process: checkpointing for TestRaceCheckpoint,
+// starting a loop for TestRaceStart.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("GITLOOP_RACE_CHILD"); dir != "" {
 		os.Exit(raceChild(dir))
+	}
+	if dir := os.Getenv("GITLOOP_START_CHILD"); dir != "" {
+		os.Exit(startChild(dir))
 	}
 	os.Exit(m.Run())
 }
@@ -169,4 +175,86 @@ func newTestRepo(t *testing.T) string {
 	}
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o666)
 	return dir
+}
+
+// startChild waits for the moment in $GITLOOP_START_AT (unix nanoseconds), so that every
+// child starts together, then starts loop $GITLOOP_START_NAME in dir. It exits 0 when the
+// loop started, 4 when Start said the worktree is busy, 1 on any other error.
+func startChild(dir string) int {
+	r, err := gitstore.Open(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	at, _ := strconv.ParseInt(os.Getenv("GITLOOP_START_AT"), 10, 64)
+	for time.Now().UnixNano() < at {
+	}
+	_, err = NewStore(r).Start(StartOptions{Name: os.Getenv("GITLOOP_START_NAME"), Flags: Settings{Prompt: "p", Promises: []string{"DONE"}}})
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ErrBusy):
+		fmt.Fprintln(os.Stderr, err)
+		return 4
+	}
+	fmt.Fprintln(os.Stderr, err)
+	return 1
+}
+
+// TestRaceStart runs several processes starting differently named loops in one worktree at
+// the same moment: exactly one may win, the others must be refused as busy.
+func TestRaceStart(t *testing.T) {
+	for round := 0; round < 3; round++ {
+		dir := newTestRepo(t)
+		const children = 8
+		at := time.Now().Add(500 * time.Millisecond).UnixNano()
+		codes := make([]int, children)
+		stderrs := make([]string, children)
+		var wg sync.WaitGroup
+		for c := 0; c < children; c++ {
+			wg.Add(1)
+			go func(c int) {
+				defer wg.Done()
+				codes[c], stderrs[c] = runStartChild(t, dir, fmt.Sprintf("loop%d", c), at)
+			}(c)
+		}
+		wg.Wait()
+		won := 0
+		for c, code := range codes {
+			switch code {
+			case 0:
+				won++
+			case 4:
+			default:
+				t.Errorf("child %d exited %d: %s", c, code, stderrs[c])
+			}
+		}
+		if won != 1 {
+			t.Fatalf("round %d: %d starts succeeded in one worktree, want 1\n%s", round, won, strings.Join(stderrs, ""))
+		}
+		refs := strings.Fields(gitOut(t, dir, "for-each-ref", "--format=%(refname)", "refs/loop/"))
+		if len(refs) != 1 {
+			t.Errorf("round %d: refs/loop/ holds %v, want one loop", round, refs)
+		}
+		if _, err := os.Stat(startLockPath(filepath.Join(dir, ".git"))); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("round %d: the start lock was left behind: %v", round, err)
+		}
+	}
+}
+
+func runStartChild(t *testing.T, dir, name string, at int64) (int, string) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GITLOOP_START_CHILD="+dir, "GITLOOP_START_NAME="+name, "GITLOOP_START_AT="+strconv.FormatInt(at, 10))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		return exitErr.ExitCode(), stderr.String()
+	}
+	if err != nil {
+		t.Errorf("child: %v", err)
+		return -1, stderr.String()
+	}
+	return 0, stderr.String()
 }

@@ -31,6 +31,31 @@ type State struct {
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
+// check reports why st is not a complete state of loop name: every state git-loop writes
+// names its loop, its worktree, a known status and its latest snapshot commit.
+func (s *State) check(name string) error {
+	switch {
+	case s.Name != name:
+		return fmt.Errorf("state.json names loop %q", s.Name)
+	case s.Worktree == "":
+		return errors.New("state.json has no worktree")
+	case !knownStatus(s.Status):
+		return fmt.Errorf("state.json has unknown status %q", s.Status)
+	}
+	if h, err := gitstore.ParseHash(s.Snapshot); err != nil || h.IsZero() {
+		return fmt.Errorf("state.json has no valid snapshot (%q)", s.Snapshot)
+	}
+	return nil
+}
+
+func knownStatus(status string) bool {
+	switch status {
+	case StatusActive, StatusPaused, StatusCompleted, StatusCancelled:
+		return true
+	}
+	return false
+}
+
 // Ended reports whether the loop can no longer continue.
 func (s *State) Ended() bool { return s.Status == StatusCompleted || s.Status == StatusCancelled }
 

@@ -19,6 +19,32 @@ type Store struct {
 // NewStore returns a store on r using the wall clock.
 func NewStore(r *gitstore.Repo) *Store { return &Store{Repo: r, Now: time.Now} }
 
+// OpenStore opens the repository containing dir (see gitstore.Open) and returns its store.
+func OpenStore(dir string) (*Store, error) {
+	r, err := gitstore.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return NewStore(r), nil
+}
+
+// Errors of the repository layer that callers of loop map to exit codes, re-exported so
+// they need not import gitstore (dependencies point main → hooks → loop → gitstore).
+var (
+	// ErrNotRepo means no git repository contains the directory.
+	ErrNotRepo = gitstore.ErrNotRepo
+	// ErrBare means the repository has no working tree.
+	ErrBare = gitstore.ErrBare
+	// ErrReftable means the repository stores refs in reftable format.
+	ErrReftable = gitstore.ErrReftable
+	// ErrSHA256 means the repository uses SHA-256 object names.
+	ErrSHA256 = gitstore.ErrSHA256
+	// ErrFormat means an unknown repository format version or extension.
+	ErrFormat = gitstore.ErrFormat
+	// ErrRefLocked means a ref's lock file stayed held; the error names it.
+	ErrRefLocked = gitstore.ErrRefLocked
+)
+
 // Files in a state commit's tree.
 const (
 	configFile     = "loop.json"
@@ -35,30 +61,60 @@ func IterationPath(n int) string {
 }
 
 // ReadState returns the tip of loop name and its state, from the hot-state cache when it
-// names the current tip, else from the tip commit (refreshing the cache).
+// names the current tip, else from the tip commit (refreshing the cache). It is for reading;
+// a change builds on the tip commit itself (see update).
 func (s *Store) ReadState(name string) (gitstore.Hash, *State, error) {
-	tip, err := s.Repo.ReadRef(RefName(name))
-	if errors.Is(err, gitstore.ErrRefNotFound) {
-		return tip, nil, fmt.Errorf("%w %q: list loops with `git loop list --all`", ErrNoLoop, name)
-	}
-	if err != nil {
-		return tip, nil, fmt.Errorf("read loop %q: %w", name, err)
-	}
-	if st, ok := readHotState(s.Repo, name, tip); ok {
-		return tip, st, nil
-	}
-	st, err := s.stateAt(name, tip)
+	tip, err := s.readTip(name)
 	if err != nil {
 		return tip, nil, err
 	}
-	writeHotState(s.Repo, name, tip, st)
-	return tip, st, nil
+	st, err := s.cachedStateAt(name, tip)
+	return tip, st, err
 }
 
+// readTip returns the commit refs/loop/<name> points to.
+func (s *Store) readTip(name string) (gitstore.Hash, error) {
+	tip, err := s.Repo.ReadRef(RefName(name))
+	if errors.Is(err, gitstore.ErrRefNotFound) {
+		return tip, fmt.Errorf("%w %q: list loops with `git loop list --all`", ErrNoLoop, name)
+	}
+	if err != nil {
+		return tip, fmt.Errorf("read loop %q: %w", name, err)
+	}
+	return tip, nil
+}
+
+// cachedStateAt is the state in state commit tip, from the hot-state cache when it holds
+// tip's state, else from the commit (refreshing the cache).
+func (s *Store) cachedStateAt(name string, tip gitstore.Hash) (*State, error) {
+	if st, ok := readHotState(s.Repo, name, tip); ok {
+		return st, nil
+	}
+	st, err := s.stateAt(name, tip)
+	if err != nil {
+		return nil, err
+	}
+	writeHotState(s.Repo, name, tip, st)
+	return st, nil
+}
+
+// stateAt reads and checks state.json of state commit tip.
 func (s *Store) stateAt(name string, tip gitstore.Hash) (*State, error) {
+	st, err := s.loadState(name, tip)
+	if err != nil {
+		return nil, fmt.Errorf("%w: loop %q at %s: %v; inspect it with `git show %s:%s`", ErrCorrupt, name, tip, err, RefName(name), stateFile)
+	}
+	return st, nil
+}
+
+// loadState is stateAt without the error's context: why tip holds no state of loop name.
+func (s *Store) loadState(name string, tip gitstore.Hash) (*State, error) {
 	var st State
 	if err := s.readJSON(tip, stateFile, &st); err != nil {
-		return nil, fmt.Errorf("%w: loop %q at %s: %v; inspect it with `git show %s:%s`", ErrCorrupt, name, tip, err, RefName(name), stateFile)
+		return nil, err
+	}
+	if err := st.check(name); err != nil {
+		return nil, err
 	}
 	return &st, nil
 }
@@ -98,7 +154,7 @@ type change struct {
 }
 
 // commitChange writes the state commit for ch on top of parent (ZeroHash for none) and
-// returns it. extraParents come before the snapshot (start uses it for the root commit).
+// returns it. Its parents are parent, then ch.snapshot.
 func (s *Store) commitChange(parent gitstore.Hash, ch *change) (gitstore.Hash, error) {
 	tree, err := s.stateTree(parent, ch)
 	if err != nil {
@@ -130,9 +186,15 @@ func (s *Store) writeCommit(tree gitstore.Hash, parents []gitstore.Hash, subject
 
 // update applies fn to the current tip of loop name and moves the ref to the result with
 // git's lock protocol, starting again from the fresh tip when another writer got there first.
+// fn gets the state read from the tip commit itself, never from the hot-state cache: a new
+// commit must not copy whatever a stale or damaged cache file says.
 func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*change, error)) (*State, error) {
 	for attempt := 0; ; attempt++ {
-		tip, st, err := s.ReadState(name)
+		tip, err := s.readTip(name)
+		if err != nil {
+			return nil, err
+		}
+		st, err := s.stateAt(name, tip)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// allowedImports is the one-way dependency order of DESIGN.md, main → hooks → loop →
+// snapshots → gitstore, as the module's packages each may import from one another. The
+// CLI talks to loop (and later hooks) only; gitstore is reached through them.
+var allowedImports = map[string][]string{
+	".":                {"hooks", "loop"},
+	"hooks":            {"loop"},
+	"loop":             {"snapshots", "gitstore"},
+	"snapshots":        {"snapshots/ignore", "gitstore"},
+	"snapshots/ignore": {},
+	"gitstore":         {},
+}
+
+// TestLayering fails when a package's non-test files import a package of this module that
+// the dependency order does not allow.
+func TestLayering(t *testing.T) {
+	const module = "github.com/git-loop/git-loop"
+	for dir, allowed := range allowedImports {
+		for _, imp := range moduleImports(t, dir, module) {
+			if !contains(allowed, imp) {
+				t.Errorf("package %s imports %s; it may import only %v (main → hooks → loop → snapshots → gitstore)", dir, imp, allowed)
+			}
+		}
+	}
+}
+
+// moduleImports lists the module-relative imports of the non-test Go files in dir.
+func moduleImports(t *testing.T, dir, module string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range parsed.Imports {
+			path, _ := strconv.Unquote(spec.Path.Value)
+			if rel, ok := strings.CutPrefix(path, module+"/"); ok {
+				seen[rel] = true
+			}
+		}
+	}
+	var out []string
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLayeringCoversEveryPackage keeps allowedImports in step with the packages on disk.
+func TestLayeringCoversEveryPackage(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		if goFiles, _ := filepath.Glob(filepath.Join(path, "*.go")); len(goFiles) > 0 {
+			if _, ok := allowedImports[filepath.ToSlash(path)]; !ok {
+				t.Errorf("package %s is not in allowedImports; add it with the packages it may import", path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,119 @@
+package loop
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// startTestLoop opens a fresh repository and starts loop name in it.
+func startTestLoop(t *testing.T, name string) (*Store, string) {
+	t.Helper()
+	dir := newTestRepo(t)
+	r, err := gitstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(r)
+	if _, err := s.Start(StartOptions{Name: name, Flags: Settings{Prompt: "p", Promises: []string{"DONE"}}}); err != nil {
+		t.Fatal(err)
+	}
+	return s, dir
+}
+
+// writeHotCache replaces loop name's hot-state cache with body, headed by the ref's tip so
+// that only its content is wrong.
+func writeHotCache(t *testing.T, s *Store, name, body string) {
+	t.Helper()
+	tip, err := s.Repo.ReadRef(RefName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(hotStatePath(s.Repo, name), []byte(tip.String()+"\n"+body), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestUpdateIgnoresHotCache corrupts the hot-state cache in ways that keep its tip line
+// right; a state change must still build on the state stored in the tip commit.
+func TestUpdateIgnoresHotCache(t *testing.T) {
+	for name, body := range map[string]string{
+		"null":      "null",
+		"empty":     "{}",
+		"othername": `{"name":"other","status":"active","worktree":"/x","snapshot":"` + strings.Repeat("a", 40) + `"}`,
+		"stale":     "", // filled below: a plausible state that says "paused"
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, dir := startTestLoop(t, "x")
+			_, want, err := s.ReadState("x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body == "" {
+				stale := *want
+				stale.Status, stale.Iteration = StatusPaused, 7
+				data, _ := json.Marshal(&stale)
+				body = string(data)
+			}
+			writeHotCache(t, s, "x", body)
+			st, err := s.SetStatus("x", Pause)
+			if err != nil {
+				t.Fatalf("pause: %v", err)
+			}
+			var stored State
+			if err := json.Unmarshal([]byte(gitOut(t, dir, "show", "refs/loop/x:state.json")), &stored); err != nil {
+				t.Fatal(err)
+			}
+			for _, got := range []*State{st, &stored} {
+				if got.Name != "x" || got.Status != StatusPaused || got.Iteration != 0 ||
+					got.Worktree != want.Worktree || got.Snapshot != want.Snapshot || got.Tree != want.Tree {
+					t.Errorf("state after pause = %+v, want %+v paused", got, want)
+				}
+			}
+			if snap := gitOut(t, dir, "rev-parse", "refs/loop/x^2"); snap != want.Snapshot {
+				t.Errorf("refs/loop/x^2 = %s, want the snapshot %s", snap, want.Snapshot)
+			}
+		})
+	}
+}
+
+// TestReadHotStateValidates refuses cache bodies that are not this loop's complete state,
+// so read-only commands fall back to the tip commit.
+func TestReadHotStateValidates(t *testing.T) {
+	s, _ := startTestLoop(t, "x")
+	_, want, err := s.ReadState("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip, _ := s.Repo.ReadRef(RefName("x"))
+	for _, body := range []string{"null", "{}", `{"name":"x"}`, `{"name":"x","status":"weird","worktree":"/w","snapshot":"s"}`} {
+		writeHotCache(t, s, "x", body)
+		if st, ok := readHotState(s.Repo, "x", tip); ok {
+			t.Errorf("cache %s was trusted: %+v", body, st)
+		}
+		_, got, err := s.ReadState("x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Name != "x" || got.Snapshot != want.Snapshot || got.Worktree != want.Worktree {
+			t.Errorf("ReadState with cache %s = %+v, want %+v", body, got, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.Repo.LoopDir(), "state", "x")); err != nil {
+		t.Errorf("the cache was not rewritten: %v", err)
+	}
+}

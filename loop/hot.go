@@ -15,7 +15,9 @@ import (
 // The hot-state cache keeps a copy of state.json per loop under .git/loop/state/, headed by
 // the tip it was read from, so the hook reads one small file instead of three objects. It is
 // trusted only when that tip is still the ref's value and the copy is a complete state, and
-// only by reading commands: changes build on the tip commit (Store.update).
+// only by reading commands: changes build on the tip commit (Store.update). A third line
+// holds loop.json, which never changes in a loop's life: it is kept across updates while it
+// matches the state's loop (same name and start time).
 
 func hotStatePath(r *gitstore.Repo, name string) string {
 	return filepath.Join(r.LoopDir(), "state", name)
@@ -28,10 +30,11 @@ func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, boo
 	if err != nil {
 		return nil, false
 	}
-	head, body, ok := bytes.Cut(data, []byte("\n"))
+	head, rest, ok := bytes.Cut(data, []byte("\n"))
 	if !ok || string(head) != tip.String() {
 		return nil, false
 	}
+	body, _, _ := bytes.Cut(rest, []byte("\n"))
 	var st State
 	if json.Unmarshal(body, &st) != nil || st.check(name) != nil {
 		return nil, false
@@ -39,13 +42,40 @@ func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, boo
 	return &st, true
 }
 
-// writeHotState refreshes the cache; failure only costs speed, so it is not reported.
-func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State) {
+// readHotConfig returns the cached loop.json of the loop whose state is st, if present.
+func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
+	data, err := os.ReadFile(hotStatePath(r, st.Name))
+	if err != nil {
+		return nil, false
+	}
+	lines := bytes.SplitN(data, []byte("\n"), 3)
+	if len(lines) < 3 {
+		return nil, false
+	}
+	var cfg Config
+	if json.Unmarshal(lines[2], &cfg) != nil || cfg.Name != st.Name || !cfg.StartedAt.Equal(st.StartedAt) {
+		return nil, false
+	}
+	return &cfg, true
+}
+
+// writeHotState refreshes the cache, keeping a cached loop.json of the same loop when cfg is
+// nil; failure only costs speed, so it is not reported.
+func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, cfg *Config) {
+	if cfg == nil {
+		cfg, _ = readHotConfig(r, st)
+	}
 	body, err := json.Marshal(st)
 	if err != nil {
 		return
 	}
-	_ = writeFileAtomic(hotStatePath(r, name), append([]byte(tip.String()+"\n"), body...))
+	data := append([]byte(tip.String()+"\n"), body...)
+	if cfg != nil {
+		if c, err := json.Marshal(cfg); err == nil {
+			data = append(append(data, '\n'), c...)
+		}
+	}
+	_ = writeFileAtomic(hotStatePath(r, name), data)
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames it into place.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -115,5 +116,27 @@ func TestReadHotStateValidates(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.Repo.LoopDir(), "state", "x")); err != nil {
 		t.Errorf("the cache was not rewritten: %v", err)
+	}
+}
+
+// TestHotConfigBelongsToItsLoop: the cached loop.json survives updates of the same loop and
+// is refused for a loop of the same name started at another time.
+func TestHotConfigBelongsToItsLoop(t *testing.T) {
+	s, _ := startTestLoop(t, "hc")
+	if _, err := s.SetStatus("hc", Pause); err != nil {
+		t.Fatal(err)
+	}
+	_, st, err := s.ReadState("hc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, ok := readHotConfig(s.Repo, st)
+	if !ok || cfg.Prompt != "p" {
+		t.Fatalf("config not kept across an update: %v %v", cfg, ok)
+	}
+	other := *st
+	other.StartedAt = st.StartedAt.Add(time.Second)
+	if _, ok := readHotConfig(s.Repo, &other); ok {
+		t.Fatal("config of another loop start was accepted")
 	}
 }

@@ -3,6 +3,7 @@ package loop
 import (
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -127,7 +128,7 @@ func (s *Store) create(name, session string, cfg Config) (*State, error) {
 		}
 		return nil, fmt.Errorf("start loop %q: %w", name, err)
 	}
-	writeHotState(r, name, commit, &st)
+	writeHotState(r, name, commit, &st, &cfg)
 	return &st, setActive(r, name)
 }
 
@@ -292,7 +293,7 @@ func (s *Store) loopAt(ref gitstore.Ref) (*State, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	writeHotState(s.Repo, name, ref.Hash, st)
+	writeHotState(s.Repo, name, ref.Hash, st, nil)
 	return st, ""
 }
 
@@ -310,7 +311,9 @@ func (s *Store) Checkpoint(name string) (*State, *Iteration, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	prefetched := s.prefetch(name, cur.Iteration+1)
 	snap, err := snapshots.Take(wt)
+	<-prefetched
 	if err != nil {
 		return nil, nil, err
 	}
@@ -334,6 +337,28 @@ func (s *Store) Checkpoint(name string) (*State, *Iteration, error) {
 		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: fmt.Sprintf("loop %s: checkpoint, iteration %d", name, next.Iteration)}, nil
 	})
 	return st, rec, err
+}
+
+// prefetch reads, in the background, the objects the next state commit builds on (the tip
+// commit, its tree, state.json and the iteration shard), so that reading them overlaps the
+// snapshot instead of following it. Errors are left for update to meet and report.
+func (s *Store) prefetch(name string, iter int) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tip, err := s.readTip(name)
+		if err != nil {
+			return
+		}
+		if _, err := s.stateAt(name, tip); err != nil {
+			return
+		}
+		if c, err := s.Repo.ReadCommit(tip); err == nil {
+			shard, _ := path.Split(IterationPath(iter))
+			s.Repo.LookupPath(c.Tree, strings.TrimSuffix(shard, "/"))
+		}
+	}()
+	return done
 }
 
 // canRecord refuses new iterations on an ended loop or one that used all its iterations.

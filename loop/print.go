@@ -19,7 +19,13 @@ func (s *Store) Status(name string) (*State, *Config, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if cfg, ok := readHotConfig(s.Repo, st); ok {
+		return st, cfg, nil
+	}
 	cfg, err := s.ReadConfig(name, tip)
+	if err == nil {
+		writeHotState(s.Repo, name, tip, st, cfg)
+	}
 	return st, cfg, err
 }
 

@@ -94,7 +94,7 @@ func (s *Store) cachedStateAt(name string, tip gitstore.Hash) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	writeHotState(s.Repo, name, tip, st)
+	writeHotState(s.Repo, name, tip, st, nil)
 	return st, nil
 }
 
@@ -215,7 +215,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 		if err != nil {
 			return nil, fmt.Errorf("update loop %q: %w", name, err)
 		}
-		writeHotState(s.Repo, name, commit, &ch.state)
+		writeHotState(s.Repo, name, commit, &ch.state, nil)
 		return &ch.state, nil
 	}
 }

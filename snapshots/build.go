@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -92,9 +93,19 @@ func (s *snapshotter) nextCache(root *node) *statCache {
 	return c
 }
 
-// cacheable reports whether f may be trusted by stat data next time: not a gitlink or a kept
-// index entry, and not changed so recently that a write in the same timestamp tick could go
-// unseen.
+// cacheable reports whether f may be trusted by its stat data next time: not a gitlink or a
+// kept index entry, and last modified before this snapshot started reading, by more than the
+// file system's timestamp granularity. File times come from the same clock as time.Now,
+// coarse by at most a scheduler tick, so 50 ms suffices for nanosecond timestamps; a time
+// with no fraction suggests whole-second timestamps (FAT, some network file systems), which
+// get three seconds. A file written after its read would otherwise keep its old stat data.
 func (s *snapshotter) cacheable(f *fileEntry) bool {
-	return f.mode != gitstore.ModeGitlink && f.stat.mtimeSec != 0 && f.stat.mtimeSec < s.recent.Unix()
+	if f.mode == gitstore.ModeGitlink || f.stat.mtimeSec == 0 {
+		return false
+	}
+	margin := 50 * time.Millisecond
+	if f.stat.mtimeNsec == 0 {
+		margin = 3 * time.Second
+	}
+	return time.Unix(f.stat.mtimeSec, f.stat.mtimeNsec).Before(s.started.Add(-margin))
 }

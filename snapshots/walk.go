@@ -40,8 +40,8 @@ type snapshotter struct {
 	repo      *gitstore.Repo
 	tracked   *trackedIndex
 	cache     *statCache
-	trustMode bool // core.fileMode
-	recent    time.Time
+	trustMode bool      // core.fileMode
+	started   time.Time // when the snapshot began, before anything was read
 
 	mu       sync.Mutex // guards pending and err
 	pending  []*fileEntry
@@ -74,7 +74,7 @@ func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
 		cache:     cache,
 		trustMode: r.Config.Bool("core", "", "filemode", true),
 		symlinks:  r.Config.Bool("core", "", "symlinks", true),
-		recent:    time.Now().Add(-2 * time.Second),
+		started:   time.Now(),
 	}
 	if s.globalConversion() {
 		s.filtered.Store(true)

@@ -1,0 +1,351 @@
+package loop
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Gate statuses.
+const (
+	// GatePass: the gate exited 0.
+	GatePass = "pass"
+	// GateFail: the gate exited 1, or with any exit status not listed here.
+	GateFail = "fail"
+	// GateBlocked: the gate exited 2 (it cannot judge the snapshot; a person must act).
+	GateBlocked = "blocked"
+	// GateSkip: the gate exited 3 (not applicable), or was not run in sequential mode
+	// because an earlier gate failed.
+	GateSkip = "skip"
+	// GateTimeout: the gate ran past its timeout, or the run was cancelled; its whole
+	// process group was killed.
+	GateTimeout = "timeout"
+	// GateError: the gate could not be started.
+	GateError = "error"
+)
+
+// Gate runner defaults and limits.
+const (
+	// DefaultGateTimeout applies to gates without a timeout when RunOptions sets none.
+	DefaultGateTimeout = 10 * time.Minute
+	// DefaultGateTailBytes is how much of a gate's output is kept when RunOptions sets none.
+	DefaultGateTailBytes = 8 << 10
+	// gateKillGrace is how long a timed-out gate has between the polite termination signal
+	// and the kill.
+	gateKillGrace = time.Second
+	// gatePipeGrace bounds the wait for the output pipe to close once the gate's main process
+	// has exited and its process group was killed (a process that left the group may still
+	// hold the pipe).
+	gatePipeGrace = 500 * time.Millisecond
+	// gateFingerprintWindow bounds the normalised output a fingerprint covers, counted from
+	// the end, so that where the tail happened to be cut does not change the fingerprint.
+	gateFingerprintWindow = 4 << 10
+)
+
+// notRunTail is the tail of gates skipped in sequential mode after a failure.
+const notRunTail = "not run: an earlier gate failed"
+
+// GateResult is the outcome of running one gate, as recorded in an iteration.
+type GateResult struct {
+	Name     string        `json:"name"`
+	Layer    int           `json:"layer"` // 1-based position in the gate list
+	Status   string        `json:"status"`
+	ExitCode int           `json:"exit_code"` // -1 when the gate did not exit by itself (killed, not started, not run)
+	Duration time.Duration `json:"duration_ns"`
+	// Tail is the last bytes of combined stdout+stderr, valid UTF-8 (invalid bytes replaced).
+	Tail      string `json:"tail"`
+	Truncated bool   `json:"truncated,omitempty"`
+	// Fingerprint identifies the failure across reruns (numbers, hashes, durations and temp
+	// paths in the output do not change it); set for fail, blocked, timeout and error.
+	Fingerprint string `json:"fingerprint,omitempty"`
+}
+
+// Passed reports whether the gate passed.
+func (r GateResult) Passed() bool { return r.Status == GatePass }
+
+// RunOptions controls RunGates.
+type RunOptions struct {
+	// Dir is the directory gates run in (the worktree).
+	Dir string
+	// Sequential runs gates one after another in order and stops at the first gate that
+	// neither passes nor skips; by default all gates run at once.
+	Sequential bool
+	// DefaultTimeout applies to gates that set no valid timeout; 0 means 10 minutes.
+	DefaultTimeout time.Duration
+	// TailBytes is how much output is kept per gate; 0 means 8 KiB.
+	TailBytes int
+	// Env is added to the environment of every gate (after os.Environ, so it wins).
+	Env []string
+}
+
+// RunGates runs gates in opts.Dir and returns one result per gate, in gate order.
+//
+// Each gate runs `sh -c RUN` (on Windows `cmd /S /C RUN`) with stdin empty and the
+// environment os.Environ()+opts.Env+GIT_LOOP_GATE=<name>. Exit status 0 is pass, 1 fail,
+// 2 blocked, 3 skip, and any other status fail. A gate past its timeout, or running when ctx
+// is cancelled, gets status timeout: its whole process group (Windows: job object) is sent
+// SIGTERM and, a second later, SIGKILL. When a gate's main process exits, whatever it left
+// running in its process group is killed too, so a background child holding the output pipe
+// cannot keep RunGates waiting. Output is kept as a bounded tail.
+func RunGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
+	if opts.DefaultTimeout <= 0 {
+		opts.DefaultTimeout = DefaultGateTimeout
+	}
+	if opts.TailBytes <= 0 {
+		opts.TailBytes = DefaultGateTailBytes
+	}
+	results := make([]GateResult, len(gates))
+	if opts.Sequential {
+		stopped := false
+		for i, g := range gates {
+			if stopped {
+				results[i] = GateResult{Name: g.Name, Layer: i + 1, Status: GateSkip, ExitCode: -1, Tail: notRunTail}
+				continue
+			}
+			results[i] = runGate(ctx, g, i+1, opts)
+			stopped = results[i].Status != GatePass && results[i].Status != GateSkip
+		}
+		return results
+	}
+	var wg sync.WaitGroup
+	for i, g := range gates {
+		wg.Go(func() { results[i] = runGate(ctx, g, i+1, opts) })
+	}
+	wg.Wait()
+	return results
+}
+
+// gateTimeout is the gate's own timeout when it sets a valid positive one, else def.
+func gateTimeout(g Gate, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(strings.TrimSpace(g.Timeout)); err == nil && d > 0 {
+		return d
+	}
+	return def
+}
+
+// runGate runs one gate to completion, timeout or cancellation.
+func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateResult) {
+	res = GateResult{Name: g.Name, Layer: layer, ExitCode: -1}
+	tail := NewTailBuffer(opts.TailBytes)
+	defer func() {
+		res.Tail = tail.Text()
+		res.Truncated = tail.Truncated()
+		switch res.Status {
+		case GateFail, GateBlocked, GateTimeout, GateError:
+			res.Fingerprint = GateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
+		}
+	}()
+	if ctx.Err() != nil {
+		res.Status = GateTimeout
+		fmt.Fprintf(tail, "not run: %v", context.Cause(ctx))
+		return res
+	}
+	timeout := gateTimeout(g, opts.DefaultTimeout)
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		res.Status = GateError
+		fmt.Fprintf(tail, "cannot start gate: %v", err)
+		return res
+	}
+	cmd := gateCommand(g.Run)
+	cmd.Dir = opts.Dir
+	cmd.Env = append(append(os.Environ(), opts.Env...), "GIT_LOOP_GATE="+g.Name)
+	// Hand the pipe itself to the child (not an io.Writer), so that Wait returns as soon as
+	// the main process exits instead of waiting for every holder of the pipe to close it.
+	cmd.Stdout, cmd.Stderr = pw, pw
+	setGroup(cmd)
+	start := time.Now()
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		res.Status = GateError
+		res.Duration = time.Since(start)
+		fmt.Fprintf(tail, "cannot start gate: %v", err)
+		return res
+	}
+	group := attachGroup(cmd)
+	defer group.release()
+
+	copied := make(chan struct{})
+	go func(done chan<- struct{}) {
+		defer close(done)
+		buf := make([]byte, 64<<10)
+		io.CopyBuffer(tail, pr, buf)
+	}(copied)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var waitErr error
+	var why string
+	select {
+	case waitErr = <-waited:
+	case <-timer.C:
+		why = fmt.Sprintf("timed out after %v", timeout)
+	case <-ctx.Done():
+		why = fmt.Sprintf("cancelled (%v)", context.Cause(ctx))
+	}
+	if why != "" {
+		// Ask politely; give the group a moment to exit and close its output; then kill.
+		group.terminate()
+		grace := time.NewTimer(gateKillGrace)
+		exited := false
+	polite:
+		for !exited || copied != nil {
+			select {
+			case <-waited:
+				exited = true
+			case <-copied:
+				copied = nil
+			case <-grace.C:
+				break polite
+			}
+		}
+		grace.Stop()
+		group.kill()
+		if !exited {
+			<-waited
+		}
+	}
+	res.Duration = time.Since(start)
+	// The main process is gone; kill what it left running in its group so the pipe closes.
+	group.kill()
+	if copied != nil {
+		closePipe(pr, copied)
+	}
+	pr.Close()
+
+	if why != "" {
+		res.Status = GateTimeout
+		fmt.Fprintf(tail, "\n[git-loop] gate %q %s; its processes were killed\n", g.Name, why)
+		return res
+	}
+	res.ExitCode, res.Status = gateExit(waitErr)
+	if res.ExitCode < 0 {
+		fmt.Fprintf(tail, "\n[git-loop] gate %q ended abnormally: %v\n", g.Name, waitErr)
+	}
+	return res
+}
+
+// closePipe waits briefly for the output copy to reach the end of the pipe, then makes it
+// stop: a process outside the gate's group (one that called setsid, say) may still hold the
+// pipe open.
+func closePipe(pr *os.File, copied <-chan struct{}) {
+	select {
+	case <-copied:
+		return
+	case <-time.After(gatePipeGrace):
+	}
+	if pr.SetReadDeadline(time.Now()) == nil {
+		select {
+		case <-copied:
+		case <-time.After(gatePipeGrace):
+		}
+	}
+	// Where deadlines are not supported the copy goroutine may outlive the gate, still
+	// writing to the tail buffer (which is safe); the result no longer waits for it.
+}
+
+// gateExit maps the error from Wait to an exit code and status.
+func gateExit(err error) (int, string) {
+	if err == nil {
+		return 0, GatePass
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return -1, GateFail
+	}
+	code := ee.ExitCode()
+	switch code {
+	case 1:
+		return code, GateFail
+	case 2:
+		return code, GateBlocked
+	case 3:
+		return code, GateSkip
+	}
+	return code, GateFail // other status, or killed by a signal (-1)
+}
+
+// GateFingerprint identifies a gate failure so that reruns of the same failure match: the
+// output is normalised (ANSI escapes stripped; temp paths, durations, UUIDs, hex strings of 7
+// or more characters and digit runs replaced by placeholders; whitespace collapsed), cut to
+// its last few KiB (min(4 KiB, tailBytes/2)), and hashed with the gate's name and status. The
+// result is the first 12 hex digits of the SHA-1.
+func GateFingerprint(name, status, tail string, tailBytes int) string {
+	norm := normalizeGateOutput(tail)
+	window := gateFingerprintWindow
+	if tailBytes > 0 {
+		window = min(window, max(tailBytes/2, 64))
+	}
+	if len(norm) > window {
+		norm = norm[len(norm)-window:]
+	}
+	h := sha1.New()
+	io.WriteString(h, name)
+	h.Write([]byte{0})
+	io.WriteString(h, status)
+	h.Write([]byte{0})
+	io.WriteString(h, norm)
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+var (
+	reANSI = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
+	// A temp directory and the (usually random) name directly under it.
+	reTempPath = regexp.MustCompile(`(?:/private)?(?:/tmp|/var/tmp|/var/folders/[^/\s]+/[^/\s]+/[A-Z])(?:/[^/\s:'"()\[\]]*)?` +
+		`|(?i:[a-z]:\\(?:[^\\\s]+\\)*?(?:Temp|tmp)(?:\\[^\\\s:'"()\[\]]*)?)`)
+	// Go-style and unit-suffixed durations: 0.12s, 350ms, 1m30.5s, 2h0m0s, 12µs.
+	reDuration = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`)
+	reUUID     = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reHex      = regexp.MustCompile(`\b(?:0[xX])?[0-9a-fA-F]{7,}\b`)
+)
+
+// normalizeGateOutput rewrites output so that what varies between runs of the same failure
+// (timings, counters, addresses, hashes, temp directories, colours) does not.
+func normalizeGateOutput(s string) string {
+	s = reANSI.ReplaceAllString(s, "")
+	if tmp := strings.TrimRight(os.TempDir(), `/\`); len(tmp) > 1 {
+		s = strings.ReplaceAll(s, tmp, "/tmp")
+	}
+	s = reTempPath.ReplaceAllString(s, "TMP")
+	s = reDuration.ReplaceAllString(s, "D")
+	s = reUUID.ReplaceAllString(s, "U")
+	s = reHex.ReplaceAllStringFunc(s, func(m string) string {
+		digits := strings.TrimPrefix(strings.TrimPrefix(m, "0x"), "0X")
+		if strings.ContainsAny(digits, "0123456789") && strings.ContainsAny(digits, "abcdefABCDEF") {
+			return "H"
+		}
+		return m // all digits (a number, replaced next) or all letters (a word: "defaced")
+	})
+	// Digit runs become N and whitespace runs one space, by hand: these match everywhere,
+	// and a regexp replacement costs a pass over its state per match.
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, field := range strings.Fields(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		for i := 0; i < len(field); i++ {
+			c := field[i]
+			if c < '0' || c > '9' {
+				b.WriteByte(c)
+			} else if i == 0 || field[i-1] < '0' || field[i-1] > '9' {
+				b.WriteByte('N')
+			}
+		}
+	}
+	return b.String()
+}

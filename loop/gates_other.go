@@ -1,0 +1,31 @@
+//go:build !unix && !windows
+
+package loop
+
+import (
+	"os"
+	"os/exec"
+)
+
+// gateCommand runs a gate's command line through the shell.
+func gateCommand(run string) *exec.Cmd {
+	return exec.Command("sh", "-c", run)
+}
+
+// setGroup does nothing where process groups are not available.
+func setGroup(cmd *exec.Cmd) {}
+
+// gateGroup is only the gate's own process where process groups are not available.
+type gateGroup struct{ proc *os.Process }
+
+// attachGroup returns the started gate's process.
+func attachGroup(cmd *exec.Cmd) gateGroup { return gateGroup{proc: cmd.Process} }
+
+// terminate stops the gate's process.
+func (g gateGroup) terminate() { g.kill() }
+
+// kill stops the gate's process.
+func (g gateGroup) kill() { _ = g.proc.Kill() }
+
+// release does nothing.
+func (g gateGroup) release() {}

@@ -1,0 +1,186 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests use commands that mean the same to sh and cmd.exe; the Unix-only ones are in
+// gates_unix_test.go.
+
+func TestRunGatesExitCodes(t *testing.T) {
+	gates := []Gate{
+		{Name: "pass", Run: "exit 0"},
+		{Name: "fail", Run: "exit 1"},
+		{Name: "blocked", Run: "exit 2"},
+		{Name: "skip", Run: "exit 3"},
+		{Name: "other", Run: "exit 4"},
+		{Name: "high", Run: "exit 42"},
+	}
+	want := []struct {
+		status string
+		code   int
+	}{
+		{GatePass, 0}, {GateFail, 1}, {GateBlocked, 2}, {GateSkip, 3}, {GateFail, 4}, {GateFail, 42},
+	}
+	res := RunGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
+	if len(res) != len(gates) {
+		t.Fatalf("got %d results for %d gates", len(res), len(gates))
+	}
+	for i, r := range res {
+		if r.Name != gates[i].Name || r.Layer != i+1 {
+			t.Errorf("result %d is %q layer %d, want %q layer %d", i, r.Name, r.Layer, gates[i].Name, i+1)
+		}
+		if r.Status != want[i].status || r.ExitCode != want[i].code {
+			t.Errorf("%s: status %s exit %d, want %s exit %d (tail %q)", r.Name, r.Status, r.ExitCode, want[i].status, want[i].code, r.Tail)
+		}
+		wantFP := r.Status == GateFail || r.Status == GateBlocked
+		if (r.Fingerprint != "") != wantFP {
+			t.Errorf("%s: fingerprint %q, want one: %v", r.Name, r.Fingerprint, wantFP)
+		}
+		if r.Fingerprint != "" && len(r.Fingerprint) != 12 {
+			t.Errorf("%s: fingerprint %q is not 12 hex digits", r.Name, r.Fingerprint)
+		}
+		if r.Duration <= 0 {
+			t.Errorf("%s: duration %v", r.Name, r.Duration)
+		}
+	}
+}
+
+func TestRunGatesCannotStart(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-dir")
+	res := RunGates(context.Background(), []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: missing})
+	r := res[0]
+	if r.Status != GateError || r.ExitCode != -1 || r.Fingerprint == "" || !strings.Contains(r.Tail, "cannot start") {
+		t.Fatalf("got %+v, want an error result", r)
+	}
+}
+
+func TestRunGatesSequentialStops(t *testing.T) {
+	dir := t.TempDir()
+	gates := []Gate{
+		{Name: "a", Run: "exit 0"},
+		{Name: "b", Run: "exit 3"},
+		{Name: "c", Run: "exit 2"},
+		{Name: "d", Run: "exit 0"},
+		{Name: "e", Run: "exit 1"},
+	}
+	res := RunGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
+	want := []string{GatePass, GateSkip, GateBlocked, GateSkip, GateSkip}
+	for i, r := range res {
+		if r.Status != want[i] || r.Layer != i+1 || r.Name != gates[i].Name {
+			t.Errorf("gate %d: %s layer %d status %s, want %s", i, r.Name, r.Layer, r.Status, want[i])
+		}
+	}
+	for _, r := range res[3:] {
+		if r.Tail != notRunTail || r.Duration != 0 || r.ExitCode != -1 || r.Fingerprint != "" {
+			t.Errorf("%s: got %+v, want not run", r.Name, r)
+		}
+	}
+	if res[1].Tail == notRunTail {
+		t.Errorf("a gate that skipped by itself is marked not run")
+	}
+
+	// Parallel mode runs everything.
+	res = RunGates(context.Background(), gates, RunOptions{Dir: dir})
+	want = []string{GatePass, GateSkip, GateBlocked, GatePass, GateFail}
+	for i, r := range res {
+		if r.Status != want[i] {
+			t.Errorf("parallel gate %s: %s, want %s", r.Name, r.Status, want[i])
+		}
+	}
+}
+
+func TestRunGatesCancelledBeforeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := RunGates(ctx, []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: t.TempDir()})
+	if r := res[0]; r.Status != GateTimeout || r.Fingerprint == "" {
+		t.Fatalf("got %+v, want timeout", r)
+	}
+}
+
+func TestRunGatesNone(t *testing.T) {
+	if res := RunGates(context.Background(), nil, RunOptions{}); len(res) != 0 {
+		t.Fatalf("got %v", res)
+	}
+}
+
+func TestGateTimeoutParsing(t *testing.T) {
+	def := 7 * time.Second
+	for _, tt := range []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", def}, {"90s", 90 * time.Second}, {" 2m ", 2 * time.Minute}, {"nonsense", def}, {"0s", def}, {"-1s", def},
+	} {
+		if got := gateTimeout(Gate{Timeout: tt.in}, def); got != tt.want {
+			t.Errorf("gateTimeout(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestGateResultJSON(t *testing.T) {
+	b, err := json.Marshal(GateResult{Name: "t", Layer: 2, Status: GatePass, Duration: 1500 * time.Millisecond, Tail: "ok"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"t","layer":2,"status":"pass","exit_code":0,"duration_ns":1500000000,"tail":"ok"}`
+	if string(b) != want {
+		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+}
+
+func TestNormalizeGateOutput(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"\x1b[31mFAIL\x1b[0m pkg", "FAIL pkg"},
+		{"ok  \tpkg\t0.123s", "ok pkg D"},
+		{"took 1m30.5s and 350ms, 12µs", "took D and D, D"},
+		{"--- FAIL: TestX (0.00s)", "--- FAIL: TestX (D)"},
+		{"commit 3f2a9c1d0b and 0x7ffe12ab34", "commit H and H"},
+		{"a defaced facade", "a defaced facade"},
+		{"id 123e4567-e89b-12d3-a456-426614174000 end", "id U end"},
+		{"line 42: expected 3 got 4", "line N: expected N got N"},
+		{"open /tmp/TestFoo1234/001/x.go: denied", "open TMP/N/x.go: denied"},
+		{"open /tmp/tmp.AbCdEf/x.go", "open TMP/x.go"},
+		{"/var/folders/ab/cd_ef/T/go-build99/b001/main.go", "TMP/bN/main.go"},
+		{`C:\Users\me\AppData\Local\Temp\go-build1\x.go`, `TMP\x.go`},
+		{"  many   spaces\n\n\tand lines  ", "many spaces and lines"},
+	}
+	for _, tt := range tests {
+		if got := normalizeGateOutput(tt.in); got != tt.want {
+			t.Errorf("normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestGateFingerprint(t *testing.T) {
+	a := "\x1b[1m--- FAIL: TestParse (0.01s)\x1b[0m\n    parse_test.go:42: got 17, want 18\n    at /tmp/TestParse3141/001/in.txt\nFAIL\tgithub.com/x/y\t0.532s\n"
+	b := "--- FAIL: TestParse (1.27s)\n    parse_test.go:43: got 170, want 180\n    at /tmp/TestParse2718/001/in.txt\nFAIL\tgithub.com/x/y\t12.5s\n"
+	other := "--- FAIL: TestFormat (0.01s)\n    format_test.go:42: got 17, want 18\nFAIL\tgithub.com/x/y\t0.532s\n"
+	fa := GateFingerprint("test", GateFail, a, 0)
+	if fb := GateFingerprint("test", GateFail, b, 0); fa != fb {
+		t.Errorf("same failure, different fingerprints: %s %s", fa, fb)
+	}
+	for _, d := range []struct{ what, fp string }{
+		{"another failure", GateFingerprint("test", GateFail, other, 0)},
+		{"another gate", GateFingerprint("lint", GateFail, a, 0)},
+		{"another status", GateFingerprint("test", GateBlocked, a, 0)},
+	} {
+		if d.fp == fa {
+			t.Errorf("%s has the same fingerprint %s", d.what, fa)
+		}
+	}
+	if len(fa) != 12 || strings.Trim(fa, "0123456789abcdef") != "" {
+		t.Errorf("fingerprint %q is not 12 hex digits", fa)
+	}
+	// Where a long output happens to be cut does not matter.
+	long := strings.Repeat("noise line 1234\n", 1000) + "the error\n"
+	if GateFingerprint("t", GateFail, long[3:], 8192) != GateFingerprint("t", GateFail, long[7:], 8192) {
+		t.Errorf("fingerprint depends on where the tail was cut")
+	}
+}

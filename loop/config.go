@@ -47,6 +47,7 @@ type Config struct {
 	Branch        string    `json:"branch,omitempty"`
 	Worktree      string    `json:"worktree"`
 	StartedAt     time.Time `json:"started_at"`
+	Policy
 }
 
 // Settings are what configuration files and flags may set for a new loop. Zero values mean
@@ -58,6 +59,7 @@ type Settings struct {
 	Exit          string
 	MaxIterations *int
 	Unlimited     bool
+	Policy        Policy // from configuration files only, for now
 }
 
 // ErrConfig marks invalid configuration or flags.
@@ -121,13 +123,16 @@ func (s *Settings) apply(c *gitstore.Config, where string) error {
 	if len(gates) > 0 {
 		s.Gates = gates
 	}
-	return nil
+	return s.Policy.apply(c, where)
 }
 
 // knownKeys are the keys .gitloop may set, per section.
 var knownKeys = map[string][]string{
-	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited"},
-	"gate": {"run", "timeout"},
+	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited", "marker", "maxduration", "tokenbudget",
+		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit"},
+	"gate":      {"run", "timeout"},
+	"criterion": {"verify", "gate"},
+	"route":     {"layer"},
 }
 
 // checkKnownKeys refuses misspelled or unknown keys in a committed .gitloop, which would
@@ -179,7 +184,7 @@ func ParseGateFlag(v string) (Gate, error) {
 
 // resolve validates settings and fills defaults for a new loop's Config.
 func (s Settings) resolve() (Config, error) {
-	c := Config{Prompt: s.Prompt, Promises: s.Promises, Gates: s.Gates, Exit: s.Exit, Unlimited: s.Unlimited}
+	c := Config{Prompt: s.Prompt, Promises: s.Promises, Gates: s.Gates, Exit: s.Exit, Unlimited: s.Unlimited, Policy: s.Policy}
 	if c.Promises == nil {
 		c.Promises = []string{}
 	}
@@ -187,6 +192,9 @@ func (s Settings) resolve() (Config, error) {
 		c.Gates = []Gate{}
 	}
 	if err := checkGates(c.Gates); err != nil {
+		return c, err
+	}
+	if err := c.Policy.checkAgainst(c.Gates); err != nil {
 		return c, err
 	}
 	c.MaxIterations = DefaultMaxIterations

@@ -29,6 +29,7 @@ type State struct {
 	Tree          string    `json:"tree"`     // its tree
 	StartedAt     time.Time `json:"started_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	Breakers      Breakers  `json:"breakers"`
 }
 
 // check reports why st is not a complete state of loop name: every state git-loop writes

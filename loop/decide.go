@@ -1,0 +1,235 @@
+package loop
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Decisions of one iteration.
+const (
+	DecideContinue  = "continue"  // block the stop: the agent goes back to work
+	DecideComplete  = "complete"  // gates pass and the exit conditions hold
+	DecidePause     = "pause"     // a limit or breaker tripped: a person decides
+	DecideCancelled = "cancelled" // the loop was cancelled: let the agent stop
+	DecideAllow     = "allow"     // the loop is not active (paused, ended): let the agent stop
+)
+
+// Observation is what one iteration saw: the snapshot, the gates' results and the agent's
+// last message. It is gathered by the caller; Decide does no I/O.
+type Observation struct {
+	At           time.Time
+	Tree         string       // the snapshot's tree
+	Gates        []GateResult // in layer order; empty when the loop has no gates
+	Message      string       // the agent's last message
+	MessageKnown bool         // false when the agent's protocol delivers no message
+	Tokens       int64        // tokens used so far, from the transcript (0 when unknown)
+	Touched      []string     // paths changed since the previous iteration's snapshot
+	Commands     []string     // commands the agent ran this iteration, when known
+}
+
+// Verdict is Decide's answer.
+type Verdict struct {
+	Decision string   `json:"decision"`
+	Reason   string   `json:"reason"` // one line, also recorded in the state
+	Layer    string   `json:"layer,omitempty"`
+	Unmet    []string `json:"unmet,omitempty"`
+	Signals  Signals  `json:"signals"`
+	// ForAgent is the continuation message (on continue) or why it may stop.
+	ForAgent string `json:"for_agent,omitempty"`
+	// ForUser is a short line for the person watching.
+	ForUser string `json:"for_user,omitempty"`
+	// State is the loop's state after this iteration.
+	State State `json:"-"`
+}
+
+// Decide judges one iteration, in the order of DESIGN.md: not active; hard limits; must-not
+// conditions; completion; circuit breakers; otherwise continue. It is pure: the same inputs
+// always give the same verdict.
+func Decide(cfg *Config, st *State, obs Observation) Verdict {
+	switch st.Status {
+	case StatusCancelled:
+		return Verdict{Decision: DecideCancelled, Reason: "loop cancelled", State: *st}
+	case StatusActive:
+	default:
+		return Verdict{Decision: DecideAllow, Reason: "loop is " + st.Status, State: *st}
+	}
+	next := *st
+	next.Iteration++
+	next.UpdatedAt = obs.At
+	next.Tree = obs.Tree
+	next.Breakers = st.Breakers.clone()
+	sig := ParseSignals(obs.Message, cfg.Promises, cfg.Markers)
+	v := Verdict{Signals: sig}
+	if reason := hardLimit(cfg, &next, obs); reason != "" {
+		return v.pause(cfg, next, reason)
+	}
+	if reason := mustNot(cfg, obs); reason != "" {
+		return v.pause(cfg, next, reason)
+	}
+	unmet, failing := judge(cfg, obs, sig)
+	v.Unmet = unmet
+	if len(unmet) == 0 {
+		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, sig), next
+		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
+		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
+		return v
+	}
+	layer := route(cfg, failing)
+	v.Layer = layer
+	if reason := next.Breakers.observe(cfg, st.Tree, next.Iteration, obs, unmet, failing, layer); reason != "" {
+		return v.pause(cfg, next, reason)
+	}
+	if cfg.MaxIterations > 0 && next.Iteration >= cfg.MaxIterations {
+		return v.pause(cfg, next, fmt.Sprintf("max iterations reached (%d) with %s unmet", cfg.MaxIterations, strings.Join(unmet, ", ")))
+	}
+	v.Decision, v.State = DecideContinue, next
+	v.Reason = "unmet: " + strings.Join(unmet, ", ")
+	v.State.Reason = v.Reason
+	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, sig)
+	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, formatIteration(next.Iteration, cfg.MaxIterations), v.Reason)
+	return v
+}
+
+// pause ends the iteration with the loop paused for a person, saying how to resume.
+func (v Verdict) pause(cfg *Config, next State, reason string) Verdict {
+	v.Decision, v.Reason, v.State = DecidePause, reason, next
+	v.State.Status, v.State.Reason = StatusPaused, reason
+	v.ForAgent = "The loop is paused for a person to look at: " + reason + ". Stop here and summarise where things stand."
+	v.ForUser = fmt.Sprintf("loop %s paused at iteration %d: %s; inspect with `git loop status %s`, continue with `git loop resume %s`", cfg.Name, next.Iteration, reason, cfg.Name, cfg.Name)
+	return v
+}
+
+// hardLimit checks iterations, wall clock and token budget.
+func hardLimit(cfg *Config, next *State, obs Observation) string {
+	if cfg.MaxIterations > 0 && next.Iteration > cfg.MaxIterations {
+		return fmt.Sprintf("max iterations exceeded (%d)", cfg.MaxIterations)
+	}
+	if d, err := time.ParseDuration(cfg.MaxDuration); err == nil && d > 0 && obs.At.Sub(next.StartedAt) > d {
+		return fmt.Sprintf("wall-clock limit reached (%s)", cfg.MaxDuration)
+	}
+	if cfg.TokenBudget > 0 && obs.Tokens > cfg.TokenBudget {
+		return fmt.Sprintf("token budget exceeded (%d of %d)", obs.Tokens, cfg.TokenBudget)
+	}
+	return ""
+}
+
+// mustNot checks irreversible paths and forbidden commands.
+func mustNot(cfg *Config, obs Observation) string {
+	for _, p := range obs.Touched {
+		for _, g := range cfg.Irreversible {
+			if globMatch(g, p) {
+				return fmt.Sprintf("irreversible path %s touched (matches %s)", p, g)
+			}
+		}
+	}
+	for _, c := range obs.Commands {
+		for _, m := range cfg.MustNot {
+			if m != "" && strings.Contains(c, m) {
+				return fmt.Sprintf("must-not command run: %q (contains %q)", c, m)
+			}
+		}
+	}
+	return ""
+}
+
+// globMatch matches a slash-separated path against a glob, where a glob without a slash
+// matches the base name at any depth and a trailing "/**" matches everything below.
+func globMatch(glob, p string) bool {
+	if prefix, ok := strings.CutSuffix(glob, "/**"); ok {
+		return p == prefix || strings.HasPrefix(p, prefix+"/")
+	}
+	if !strings.Contains(glob, "/") {
+		ok, _ := path.Match(glob, path.Base(p))
+		return ok
+	}
+	ok, _ := path.Match(glob, p)
+	return ok
+}
+
+// failed reports whether a gate result blocks completion.
+func failed(g GateResult) bool {
+	return g.Status != GatePass && g.Status != GateSkip
+}
+
+// judge lists what is unmet: failing gates (by name), required gates that did not pass,
+// criteria not verified, and the exit signal when the policy needs one. Whatever the policy,
+// a failing gate keeps the loop going: the agent cannot talk its way out.
+func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing []GateResult) {
+	passed := map[string]bool{}
+	for _, g := range obs.Gates {
+		if failed(g) {
+			failing = append(failing, g)
+			unmet = append(unmet, "gate "+g.Name)
+		}
+		passed[g.Name] = g.Status == GatePass
+	}
+	allPass := len(failing) == 0
+	for _, c := range cfg.Criteria {
+		if !criterionMet(c, passed, sig) {
+			unmet = append(unmet, "criterion "+c.Name)
+		}
+	}
+	needSignal := false
+	switch cfg.Exit {
+	case ExitBoth, ExitPromise:
+		needSignal = true
+	case ExitEither:
+		needSignal = !allPass || len(cfg.Gates) == 0
+	}
+	if needSignal && !sig.Exit() {
+		unmet = append(unmet, "exit signal")
+	}
+	return unmet, failing
+}
+
+func criterionMet(c Criterion, passed map[string]bool, sig Signals) bool {
+	switch c.Verify {
+	case VerifyExecution:
+		return passed[c.Gate]
+	case VerifyObservation:
+		return sig.Status != nil && sig.Status.Criteria[c.Name]
+	}
+	return false // assumption never completes a loop
+}
+
+func completionReason(cfg *Config, sig Signals) string {
+	parts := []string{}
+	if len(cfg.Gates) > 0 {
+		parts = append(parts, "all gates pass")
+	}
+	switch {
+	case sig.Promise != "":
+		parts = append(parts, fmt.Sprintf("promise %q made", sig.Promise))
+	case sig.Marker != "":
+		parts = append(parts, fmt.Sprintf("marker %q given", sig.Marker))
+	case sig.Status != nil && sig.Status.ExitSignal:
+		parts = append(parts, "EXIT_SIGNAL given")
+	}
+	return strings.Join(parts, " and ")
+}
+
+// route picks the layer to rework: a route whose pattern matches a failing gate's output,
+// else the first failing layer.
+func route(cfg *Config, failing []GateResult) string {
+	if len(failing) == 0 {
+		return ""
+	}
+	for _, r := range cfg.Routes {
+		re, err := regexp.Compile(r.Pattern)
+		if err != nil {
+			continue
+		}
+		for _, g := range failing {
+			if re.MatchString(g.Tail) {
+				return r.Layer
+			}
+		}
+	}
+	sorted := append([]GateResult(nil), failing...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Layer < sorted[j].Layer })
+	return sorted[0].Name
+}

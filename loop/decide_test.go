@@ -1,0 +1,206 @@
+package loop
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func testConfig(mod func(*Config)) *Config {
+	c := &Config{
+		Name: "x", Prompt: "Make the tests pass.", Promises: []string{"DONE"}, Exit: ExitBoth, MaxIterations: 10,
+		Gates:     []Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test ./..."}},
+		StartedAt: t0,
+	}
+	if mod != nil {
+		mod(c)
+	}
+	return c
+}
+
+func testState(mod func(*State)) *State {
+	s := &State{Name: "x", Status: StatusActive, Iteration: 0, MaxIterations: 10, Tree: "tree0", StartedAt: t0}
+	if mod != nil {
+		mod(s)
+	}
+	return s
+}
+
+func gates(statuses ...string) []GateResult {
+	names := []string{"build", "test", "lint"}
+	var out []GateResult
+	for i, st := range statuses {
+		out = append(out, GateResult{Name: names[i], Layer: i + 1, Status: st, Tail: names[i] + " output: " + st, Fingerprint: names[i] + st})
+	}
+	return out
+}
+
+func obs(tree, msg string, g []GateResult) Observation {
+	return Observation{At: t0.Add(time.Minute), Tree: tree, Message: msg, MessageKnown: true, Gates: g}
+}
+
+const done = "All fixed.\n<promise>DONE</promise>"
+
+func TestDecide(t *testing.T) {
+	tests := []struct {
+		name     string
+		cfg      func(*Config)
+		st       func(*State)
+		obs      Observation
+		decision string
+		reason   string // substring
+	}{
+		{"paused loop lets the agent stop", nil, func(s *State) { s.Status = StatusPaused }, obs("t1", done, gates(GatePass, GatePass)), DecideAllow, "paused"},
+		{"cancelled loop", nil, func(s *State) { s.Status = StatusCancelled }, obs("t1", done, nil), DecideCancelled, "cancelled"},
+		{"complete: gates pass and promise", nil, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "all gates pass and promise"},
+		{"skip counts as not failing", nil, nil, obs("t1", done, gates(GatePass, GateSkip)), DecideComplete, "all gates pass"},
+		{"false claim: promise but a gate fails", nil, nil, obs("t1", done, gates(GatePass, GateFail)), DecideContinue, "gate test"},
+		{"blocked gate is unmet", nil, nil, obs("t1", done, gates(GateBlocked, GatePass)), DecideContinue, "gate build"},
+		{"gates pass, no promise", nil, nil, obs("t1", "I think it works", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
+		{"promise in a code block does not count", nil, nil, obs("t1", "```\n<promise>DONE</promise>\n```", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
+		{"policy gates needs no promise", func(c *Config) { c.Exit = ExitGates }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
+		{"policy promise: promise alone", func(c *Config) { c.Exit = ExitPromise; c.Gates = nil }, nil, obs("t1", done, nil), DecideComplete, "promise"},
+		{"policy promise: a failing gate still blocks", func(c *Config) { c.Exit = ExitPromise }, nil, obs("t1", done, gates(GateFail, GatePass)), DecideContinue, "gate build"},
+		{"policy either: gates pass without promise", func(c *Config) { c.Exit = ExitEither }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
+		{"marker completes", func(c *Config) { c.Markers = []string{"<loop-complete>"} }, nil, obs("t1", "<loop-complete>", gates(GatePass, GatePass)), DecideComplete, "marker"},
+		{"status block EXIT_SIGNAL", nil, nil, obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", gates(GatePass, GatePass)), DecideComplete, "EXIT_SIGNAL"},
+		{"assumption criterion never completes", func(c *Config) { c.Criteria = []Criterion{{Name: "fast", Verify: VerifyAssumption}} }, nil, obs("t1", done, gates(GatePass, GatePass)), DecideContinue, "criterion fast"},
+		{"observation criterion from the status block", func(c *Config) { c.Criteria = []Criterion{{Name: "docs", Verify: VerifyObservation}} }, nil,
+			obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\n---END_STATUS---", gates(GatePass, GatePass)), DecideComplete, ""},
+		{"execution criterion needs its gate to pass", func(c *Config) { c.Criteria = []Criterion{{Name: "tested", Verify: VerifyExecution, Gate: "test"}} }, nil,
+			obs("t1", done, gates(GatePass, GateSkip)), DecideContinue, "criterion tested"},
+		{"max iterations reached pauses", nil, func(s *State) { s.Iteration = 9 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "max iterations reached"},
+		{"last iteration may still complete", nil, func(s *State) { s.Iteration = 9 }, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, ""},
+		{"beyond max iterations", nil, func(s *State) { s.Iteration = 10 }, obs("t1", done, gates(GatePass, GatePass)), DecidePause, "exceeded"},
+		{"wall clock", func(c *Config) { c.MaxDuration = "30s" }, nil, obs("t1", done, gates(GatePass, GatePass)), DecidePause, "wall-clock"},
+		{"token budget", func(c *Config) { c.TokenBudget = 100 }, nil, func() Observation { o := obs("t1", done, gates(GatePass, GatePass)); o.Tokens = 101; return o }(), DecidePause, "token budget"},
+		{"irreversible path", func(c *Config) { c.Irreversible = []string{"migrations/**"} }, nil,
+			func() Observation {
+				o := obs("t1", done, gates(GatePass, GatePass))
+				o.Touched = []string{"migrations/001.sql"}
+				return o
+			}(), DecidePause, "irreversible path migrations/001.sql"},
+		{"irreversible base-name glob", func(c *Config) { c.Irreversible = []string{"*.pem"} }, nil,
+			func() Observation { o := obs("t1", "", nil); o.Touched = []string{"deploy/key.pem"}; return o }(), DecidePause, "irreversible"},
+		{"must-not command", func(c *Config) { c.MustNot = []string{"git push --force"} }, nil,
+			func() Observation {
+				o := obs("t1", "", nil)
+				o.Commands = []string{"git push --force origin main"}
+				return o
+			}(), DecidePause, "must-not"},
+		{"no progress", nil, func(s *State) { s.Breakers.Unchanged = 2 }, obs("tree0", "", gates(GatePass, GateFail)), DecidePause, "no progress"},
+		{"thrashing", nil, func(s *State) { s.Tree = "t5"; s.Breakers.Trees = []TreeAt{{Iteration: 2, Tree: "t2"}} }, obs("t2", "", gates(GatePass, GateFail)), DecidePause, "iteration 2"},
+		{"same failure fingerprint", nil, func(s *State) { s.Breakers.LastFingerprint = "test=testfail"; s.Breakers.SameFingerprint = 2 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "same failure in test"},
+		{"stuck on the same unmet set", func(c *Config) { c.Limits.SameError = 100 }, func(s *State) { s.Breakers.LastUnmet = "exit signal, gate test"; s.Breakers.SameUnmet = 4 },
+			obs("t1", "", gates(GatePass, GateFail)), DecidePause, "stuck"},
+		{"rework escalates", func(c *Config) { c.Limits.SameError = 100 }, func(s *State) { s.Breakers.Rework = map[string]int{"test": 3} }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "escalating"},
+		{"continue otherwise", nil, nil, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet: gate test, exit signal"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Decide(testConfig(tt.cfg), testState(tt.st), tt.obs)
+			if v.Decision != tt.decision || !strings.Contains(v.Reason, tt.reason) {
+				t.Errorf("got %s (%s), want %s (%s)", v.Decision, v.Reason, tt.decision, tt.reason)
+			}
+		})
+	}
+}
+
+func TestDecideRouting(t *testing.T) {
+	cfg := testConfig(func(c *Config) { c.Routes = []Route{{Pattern: `unwrap_used`, Layer: "build"}} })
+	g := gates(GatePass, GateFail)
+	g[1].Tail = "warning: called unwrap_used on a Result"
+	v := Decide(cfg, testState(nil), obs("t1", "", g))
+	if v.Layer != "build" || v.State.Breakers.Rework["build"] != 1 {
+		t.Fatalf("routed to %q, rework %v; want build, 1", v.Layer, v.State.Breakers.Rework)
+	}
+	if !strings.Contains(v.ForAgent, `Rework layer "build"`) || !strings.Contains(v.ForAgent, "unwrap_used") {
+		t.Errorf("continuation does not name the routed layer and output:\n%s", v.ForAgent)
+	}
+}
+
+func TestContinuationMessage(t *testing.T) {
+	g := gates(GatePass, GateFail)
+	g[1].Tail = strings.Repeat("noise\n", 100) + "--- FAIL: TestAdd\n"
+	g[1].ExitCode = 1
+	v := Decide(testConfig(nil), testState(nil), obs("t1", done, g))
+	for _, want := range []string{"Make the tests pass.", "iteration 1 of 10", "You signalled completion, but test does not pass",
+		`gate "test" (fail, exit 1)`, "--- FAIL: TestAdd", "every gate passes (build, test) and you write <promise>DONE</promise>"} {
+		if !strings.Contains(v.ForAgent, want) {
+			t.Errorf("continuation lacks %q:\n%s", want, v.ForAgent)
+		}
+	}
+	if strings.Count(v.ForAgent, "noise") > tailLines {
+		t.Errorf("continuation carries more than %d lines of output", tailLines)
+	}
+}
+
+func TestDecideIsPure(t *testing.T) {
+	st := testState(func(s *State) { s.Breakers.Rework = map[string]int{"test": 1} })
+	before := fmt.Sprintf("%+v", *st)
+	a := Decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
+	b := Decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
+	if fmt.Sprintf("%+v", *st) != before {
+		t.Fatal("Decide changed its input state")
+	}
+	if a.Reason != b.Reason || a.Decision != b.Decision || a.ForAgent != b.ForAgent {
+		t.Fatal("Decide gave different verdicts for the same inputs")
+	}
+}
+
+// TestDecideProperties drives random loops: every loop ends (complete or pause) within its
+// limit, and no verdict completes a loop while a gate fails or an assumption is configured.
+func TestDecideProperties(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	statuses := []string{GatePass, GatePass, GatePass, GateFail, GateBlocked, GateSkip, GateTimeout, GateError}
+	msgs := []string{"", "working on it", done, "```\n<promise>DONE</promise>\n```", "<loop-complete>",
+		"---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\n---END_STATUS---"}
+	policies := []string{ExitBoth, ExitGates, ExitPromise, ExitEither}
+	for run := 0; run < 3000; run++ {
+		cfg := testConfig(func(c *Config) {
+			c.Exit = policies[rng.Intn(len(policies))]
+			c.MaxIterations = 1 + rng.Intn(15)
+			c.Markers = []string{"<loop-complete>"}
+			if rng.Intn(4) == 0 {
+				c.Criteria = []Criterion{{Name: "docs", Verify: []string{VerifyObservation, VerifyAssumption}[rng.Intn(2)]}}
+			}
+		})
+		st := testState(nil)
+		trees := []string{"tree0", "a", "b", "c", "d"}
+		for i := 0; ; i++ {
+			if i > cfg.MaxIterations {
+				t.Fatalf("run %d: loop went past %d iterations", run, cfg.MaxIterations)
+			}
+			g := gates(statuses[rng.Intn(len(statuses))], statuses[rng.Intn(len(statuses))])
+			o := obs(trees[rng.Intn(len(trees))], msgs[rng.Intn(len(msgs))], g)
+			v := Decide(cfg, st, o)
+			if v.Decision == DecideComplete {
+				for _, gr := range g {
+					if gr.Status != GatePass && gr.Status != GateSkip { // independent of decide.go's failed()
+						t.Fatalf("run %d: completed with gate %s %s", run, gr.Name, gr.Status)
+					}
+				}
+				for _, c := range cfg.Criteria {
+					if c.Verify == VerifyAssumption {
+						t.Fatalf("run %d: completed with an assumed criterion", run)
+					}
+				}
+			}
+			if v.State.Iteration != st.Iteration+1 {
+				t.Fatalf("run %d: iteration went from %d to %d", run, st.Iteration, v.State.Iteration)
+			}
+			if v.Decision != DecideContinue {
+				if v.State.Status == StatusActive {
+					t.Fatalf("run %d: %s left the loop active", run, v.Decision)
+				}
+				break
+			}
+			next := v.State
+			st = &next
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package loop
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Policy is how a loop judges iterations beyond its gates and promises: extra completion
+// markers, criteria, routing of failures to layers, hard limits and circuit-breaker
+// thresholds. It is part of loop.json (its fields appear at the top level there).
+type Policy struct {
+	Markers      []string    `json:"markers,omitempty"`
+	Criteria     []Criterion `json:"criteria,omitempty"`
+	Routes       []Route     `json:"routes,omitempty"`
+	MaxDuration  string      `json:"max_duration,omitempty"` // wall clock, e.g. "2h"
+	TokenBudget  int64       `json:"token_budget,omitempty"` // total tokens from the transcript
+	Irreversible []string    `json:"irreversible,omitempty"` // path globs an iteration must not touch
+	MustNot      []string    `json:"must_not,omitempty"`     // command fragments the agent must not run
+	Limits       Limits      `json:"limits"`
+}
+
+// Limits are circuit-breaker thresholds; zero means the default.
+type Limits struct {
+	Stuck      int `json:"stuck,omitempty"`       // same unmet set this many times (default 5)
+	SameError  int `json:"same_error,omitempty"`  // same failure fingerprint (default 3)
+	NoProgress int `json:"no_progress,omitempty"` // tree unchanged this many iterations (default 3)
+	Rework     int `json:"rework,omitempty"`      // one layer sent back to more than this (default 3)
+}
+
+// Default circuit-breaker thresholds.
+const (
+	DefaultStuck      = 5
+	DefaultSameError  = 3
+	DefaultNoProgress = 3
+	DefaultRework     = 3
+)
+
+func (l Limits) stuck() int      { return orDefault(l.Stuck, DefaultStuck) }
+func (l Limits) sameError() int  { return orDefault(l.SameError, DefaultSameError) }
+func (l Limits) noProgress() int { return orDefault(l.NoProgress, DefaultNoProgress) }
+func (l Limits) rework() int     { return orDefault(l.Rework, DefaultRework) }
+
+func orDefault(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+// Verification kinds of a criterion.
+const (
+	VerifyExecution   = "execution"   // a gate proves it
+	VerifyObservation = "observation" // the agent's status block reports it
+	VerifyAssumption  = "assumption"  // only assumed: can never complete a loop
+)
+
+// Criterion is a named success condition and how it is verified.
+type Criterion struct {
+	Name   string `json:"name"`
+	Verify string `json:"verify"`
+	Gate   string `json:"gate,omitempty"` // for execution: the gate that proves it
+}
+
+// Route sends a failure whose gate output matches Pattern (a regular expression) to the
+// layer of gate Layer for rework.
+type Route struct {
+	Pattern string `json:"pattern"`
+	Layer   string `json:"layer"`
+}
+
+// applyPolicy reads the policy keys of [loop], [criterion "…"] and [route "…"].
+func (p *Policy) apply(c *gitstore.Config, where string) error {
+	if v := c.All("loop", "", "marker"); len(v) > 0 {
+		p.Markers = v
+	}
+	if v := c.Get("loop", "", "maxduration"); v != "" {
+		if _, err := time.ParseDuration(v); err != nil {
+			return fmt.Errorf("%w: loop.maxDuration %q in %s: want a duration such as 2h", ErrConfig, v, where)
+		}
+		p.MaxDuration = v
+	}
+	if c.Has("loop", "", "tokenbudget") {
+		n, err := gitstore.ParseInt(c.Get("loop", "", "tokenbudget"))
+		if err != nil || n < 0 {
+			return fmt.Errorf("%w: loop.tokenBudget in %s: want a number of tokens such as 2m", ErrConfig, where)
+		}
+		p.TokenBudget = n
+	}
+	if v := c.All("loop", "", "irreversible"); len(v) > 0 {
+		for _, g := range v {
+			if _, err := path.Match(g, ""); err != nil {
+				return fmt.Errorf("%w: loop.irreversible %q in %s: bad glob", ErrConfig, g, where)
+			}
+		}
+		p.Irreversible = v
+	}
+	if v := c.All("loop", "", "mustnot"); len(v) > 0 {
+		p.MustNot = v
+	}
+	for key, dst := range map[string]*int{"stucklimit": &p.Limits.Stuck, "sameerrorlimit": &p.Limits.SameError,
+		"noprogresslimit": &p.Limits.NoProgress, "reworklimit": &p.Limits.Rework} {
+		if c.Has("loop", "", key) {
+			n, err := gitstore.ParseInt(c.Get("loop", "", key))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%w: loop.%s in %s: want a number ≥ 1", ErrConfig, key, where)
+			}
+			*dst = int(n)
+		}
+	}
+	return p.applySections(c, where)
+}
+
+func (p *Policy) applySections(c *gitstore.Config, where string) error {
+	for _, name := range c.Subsections("criterion") {
+		cr := Criterion{Name: name, Verify: c.Get("criterion", name, "verify"), Gate: c.Get("criterion", name, "gate")}
+		switch cr.Verify {
+		case VerifyExecution:
+			if cr.Gate == "" {
+				return fmt.Errorf("%w: criterion %q in %s is verified by execution but names no gate; add `gate = NAME`", ErrConfig, name, where)
+			}
+		case VerifyObservation, VerifyAssumption:
+		default:
+			return fmt.Errorf("%w: criterion %q in %s: verify must be execution, observation or assumption", ErrConfig, name, where)
+		}
+		p.Criteria = append(p.Criteria, cr)
+	}
+	for _, pattern := range c.Subsections("route") {
+		if _, err := regexp.Compile(pattern); err != nil {
+			return fmt.Errorf("%w: route %q in %s is not a regular expression: %v", ErrConfig, pattern, where, err)
+		}
+		p.Routes = append(p.Routes, Route{Pattern: pattern, Layer: c.Get("route", pattern, "layer")})
+	}
+	return nil
+}
+
+// checkAgainst verifies references to gates (criteria and routes) exist.
+func (p *Policy) checkAgainst(gates []Gate) error {
+	has := map[string]bool{}
+	for _, g := range gates {
+		has[g.Name] = true
+	}
+	for _, c := range p.Criteria {
+		if c.Verify == VerifyExecution && !has[c.Gate] {
+			return fmt.Errorf("%w: criterion %q names gate %q, which is not configured", ErrConfig, c.Name, c.Gate)
+		}
+	}
+	for _, r := range p.Routes {
+		if !has[r.Layer] {
+			return fmt.Errorf("%w: route %q sends failures to layer %q, which is not a gate", ErrConfig, r.Pattern, r.Layer)
+		}
+	}
+	return nil
+}

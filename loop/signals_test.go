@@ -1,0 +1,65 @@
+package loop
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseSignals(t *testing.T) {
+	promises := []string{"ALL TESTS PASS", "DONE"}
+	markers := []string{"<loop-complete>", "ALL_GATES_PASS", "<moai>DONE</moai>"}
+	tests := []struct {
+		name, msg           string
+		promise, marker     string
+		exit, statusPresent bool
+	}{
+		{"exact promise", "Fixed.\n<promise>ALL TESTS PASS</promise>", "ALL TESTS PASS", "", true, false},
+		{"whitespace normalised", "<promise>  ALL\n TESTS   PASS </promise>", "ALL TESTS PASS", "", true, false},
+		{"other phrase", "<promise>ALL TESTS PASSED</promise>", "", "", false, false},
+		{"case matters", "<promise>all tests pass</promise>", "", "", false, false},
+		{"second promise", "<promise>DONE</promise>", "DONE", "", true, false},
+		{"inside fenced code", "Write this when done:\n```\n<promise>DONE</promise>\n```", "", "", false, false},
+		{"inside inline code", "I will write `<promise>DONE</promise>` later", "", "", false, false},
+		{"unterminated fence hides the rest", "```\n<promise>DONE</promise>", "", "", false, false},
+		{"empty tag", "<promise></promise>", "", "", false, false},
+		{"marker", "work finished <loop-complete>", "", "<loop-complete>", true, false},
+		{"moai marker", "<moai>DONE</moai>", "", "<moai>DONE</moai>", true, false},
+		{"marker in code", "`ALL_GATES_PASS`", "", "", false, false},
+		{"status exit true", "---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\nSTUCK_COUNT: 2\nNEXT: ship\n---END_STATUS---", "", "", true, true},
+		{"status exit false", "---LOOP_STATUS---\nEXIT_SIGNAL: false\n---END_STATUS---", "", "", false, true},
+		{"ralph status", "---RALPH_STATUS---\nEXIT_SIGNAL: TRUE\n---END_RALPH_STATUS---", "", "", true, true},
+		{"nothing", "I fixed the bug.", "", "", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := ParseSignals(tt.msg, promises, markers)
+			if s.Promise != tt.promise || s.Marker != tt.marker || s.Exit() != tt.exit || (s.Status != nil) != tt.statusPresent {
+				t.Errorf("got %+v (exit %v), want promise %q marker %q exit %v status %v", s, s.Exit(), tt.promise, tt.marker, tt.exit, tt.statusPresent)
+			}
+		})
+	}
+	s := ParseSignals("---LOOP_STATUS---\nCRITERIA: {\"docs\": true, \"perf\": false}\nSTUCK_COUNT: 2\nNEXT: ship\n---END_STATUS---", nil, nil)
+	if !s.Status.Criteria["docs"] || s.Status.Criteria["perf"] || s.Status.StuckCount != 2 || s.Status.Next != "ship" {
+		t.Errorf("status block parsed as %+v", s.Status)
+	}
+}
+
+// FuzzParseSignals: never panics; a promise appended in plain prose outside any code is
+// always seen, and one inside a closed fence never is.
+func FuzzParseSignals(f *testing.F) {
+	f.Add("Fixed it.\n<promise>DONE</promise>")
+	f.Add("---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---")
+	f.Add("```go\nx := 1\n```\n`inline`")
+	f.Fuzz(func(t *testing.T, msg string) {
+		ParseSignals(msg, []string{"DONE"}, []string{"<loop-complete>"})
+		if strings.ContainsAny(msg, "`~") {
+			return // the fuzzed text may open a code span around what follows
+		}
+		if s := ParseSignals(msg+"\n<promise>DONE</promise>", []string{"DONE"}, nil); s.Promise != "DONE" {
+			t.Fatalf("promise after %q not seen", msg)
+		}
+		if s := ParseSignals("```\n<promise>DONE</promise>\n```\n"+msg, []string{"DONE"}, nil); s.Promise != "" && !strings.Contains(msg, "<promise>") {
+			t.Fatalf("promise inside a fence was seen")
+		}
+	})
+}

@@ -70,6 +70,9 @@ func exitCode(err error) int {
 	return exitFailure
 }
 
+// errGatesFail makes `check` exit 1 when a gate does not pass; the gates' output says why.
+var errGatesFail = errors.New("not every gate passes")
+
 // usageError marks a command-line mistake.
 type usageError struct{ msg string }
 
@@ -173,6 +176,33 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		transitionCommand(out, loop.Pause, "pause a loop: the hook lets the agent stop until it is resumed"),
 		transitionCommand(out, loop.Resume, "resume a paused loop"),
 		transitionCommand(out, loop.Cancel, "cancel a loop; its history stays on refs/loop/NAME"),
+		{
+			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]",
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, jsonFlag},
+			Action: func(c *cli.Context) error {
+				name, err := oneName(c)
+				if err != nil {
+					return err
+				}
+				return withStore(func(s *loop.Store) error {
+					name, err := s.Resolve(name)
+					if err != nil {
+						return err
+					}
+					results, err := s.Check(c.Context, name, c.Bool("sequential"))
+					if err != nil {
+						return err
+					}
+					if err := loop.PrintGates(out, results, c.Bool("json")); err != nil {
+						return err
+					}
+					if !loop.AllPass(results) {
+						return errGatesFail
+					}
+					return nil
+				})
+			},
+		},
 		{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
 			Action: func(c *cli.Context) error { return loop.Demo(out) },

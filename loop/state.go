@@ -63,7 +63,7 @@ func (s *State) Ended() bool { return s.Status == StatusCompleted || s.Status ==
 // Iteration is the record of one iteration, stored under iterations/.
 type Iteration struct {
 	Number   int       `json:"iteration"`
-	Kind     string    `json:"kind"` // "start", "checkpoint", later "stop" or "run"
+	Kind     string    `json:"kind"` // "start", "checkpoint", "stop" (a hook), "run" (the driver)
 	At       time.Time `json:"at"`
 	Snapshot string    `json:"snapshot"`
 	Tree     string    `json:"tree"`
@@ -72,6 +72,15 @@ type Iteration struct {
 	Hashed   int       `json:"hashed"`
 	Decision string    `json:"decision,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
+	// Set by judged iterations (hook and driver), not by checkpoints.
+	Gates    []GateResult  `json:"gates,omitempty"`
+	Layer    string        `json:"layer,omitempty"`
+	Unmet    []string      `json:"unmet,omitempty"`
+	Signals  *Signals      `json:"signals,omitempty"`
+	Message  string        `json:"message,omitempty"` // the agent's last message, bounded
+	Tokens   int64         `json:"tokens,omitempty"`
+	Session  string        `json:"session,omitempty"`
+	Duration time.Duration `json:"duration_ns,omitempty"` // snapshot, gates and decision
 }
 
 // Errors of loop operations, mapped to exit codes in one place by the CLI.

@@ -1,0 +1,55 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Check runs loop name's gates on its worktree now and records nothing.
+func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]GateResult, error) {
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.config(name, st)
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.Gates) == 0 {
+		return nil, fmt.Errorf("%w: loop %q has no gates to check; it completes by its promise", ErrConfig, name)
+	}
+	wt, err := s.worktreeOf(name, st)
+	if err != nil {
+		return nil, err
+	}
+	return RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: sequential}), nil
+}
+
+// PrintGates writes one line per gate and the output tail of those that did not pass.
+func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, results)
+	}
+	for _, g := range results {
+		fmt.Fprintf(w, "%d %-8s %-7s %8s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond))
+	}
+	for _, g := range results {
+		if g.Status != GatePass && g.Status != GateSkip {
+			fmt.Fprintf(w, "\n--- %s (%s, exit %d):\n%s\n", g.Name, g.Status, g.ExitCode, strings.TrimRight(lastLines(g.Tail, tailLines), "\n"))
+		}
+	}
+	return nil
+}
+
+// AllPass reports whether no gate failed (skips count as passing).
+func AllPass(results []GateResult) bool {
+	for _, g := range results {
+		if g.Status != GatePass && g.Status != GateSkip {
+			return false
+		}
+	}
+	return true
+}

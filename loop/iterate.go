@@ -1,0 +1,181 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/snapshots"
+)
+
+// StopInput is what an agent's stop (a hook call or one driver run) tells the loop.
+type StopInput struct {
+	Session      string // the agent session; "" when the protocol has none
+	Message      string // the agent's last message
+	MessageKnown bool   // false when the protocol delivers no message
+	Tokens       int64  // tokens used so far, 0 when unknown
+	Commands     []string
+	Kind         string // "stop" or "run"
+	Sequential   bool   // run gates one after another
+}
+
+// StopResult is the outcome of one judged iteration.
+type StopResult struct {
+	Verdict   Verdict
+	State     *State
+	Iteration *Iteration // nil when nothing was recorded (loop not active, other session)
+}
+
+// maxMessage bounds the agent message kept in an iteration record.
+const maxMessage = 16 << 10
+
+// Stop judges one attempt of the agent to stop in loop name: snapshot the loop's worktree,
+// run the gates, decide, and record the iteration in one state commit. A loop that is not
+// active, or bound to another session, is left untouched (Decision allow).
+func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResult, error) {
+	began := time.Now()
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, err
+	}
+	if r := notOurs(st, in); r != nil {
+		return r, nil
+	}
+	cfg, err := s.config(name, st)
+	if err != nil {
+		return nil, err
+	}
+	wt, err := s.worktreeOf(name, st)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := snapshots.Take(wt)
+	if err != nil {
+		return nil, err
+	}
+	touched, err := s.touched(cfg, st, snap.Tree)
+	if err != nil {
+		return nil, err
+	}
+	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
+	var out StopResult
+	_, err = s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+		if r := notOurs(st, in); r != nil {
+			out = *r
+			return nil, nil
+		}
+		obs := Observation{At: s.Now().UTC(), Tree: snap.Tree.String(), Gates: results, Message: in.Message,
+			MessageKnown: in.MessageKnown, Tokens: in.Tokens, Touched: touched, Commands: in.Commands}
+		v := Decide(cfg, st, obs)
+		next := v.State
+		if next.Session == "" {
+			next.Session = in.Session // the first stop claims an unbound loop
+		}
+		prev, _ := gitstore.ParseHash(st.Snapshot)
+		prevTree, _ := gitstore.ParseHash(st.Tree)
+		snapCommit, changed, err := s.snapshotCommit(prev, prevTree, snap.Tree, name, next.Iteration)
+		if err != nil {
+			return nil, err
+		}
+		next.Snapshot = snapCommit.String()
+		rec := &Iteration{Number: next.Iteration, Kind: orDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
+			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
+			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
+			Tokens: in.Tokens, Session: in.Session, Duration: time.Since(began)}
+		out = StopResult{Verdict: v, State: &next, Iteration: rec}
+		subject := fmt.Sprintf("loop %s: iteration %d: %s", name, next.Iteration, v.Decision)
+		if v.Reason != "" {
+			subject += " (" + firstLine(v.Reason) + ")"
+		}
+		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: subject, decision: v.Decision}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out.State != nil && out.State.Ended() {
+		clearActive(s.Repo, name)
+	}
+	return &out, nil
+}
+
+// notOurs answers for a loop this stop must leave alone: not active, or another session's.
+func notOurs(st *State, in StopInput) *StopResult {
+	if st.Status != StatusActive {
+		return &StopResult{Verdict: Verdict{Decision: DecideAllow, Reason: "loop is " + st.Status}, State: st}
+	}
+	if st.Session != "" && in.Session != "" && st.Session != in.Session {
+		return &StopResult{Verdict: Verdict{Decision: DecideAllow, Reason: "loop belongs to another session"}, State: st}
+	}
+	return nil
+}
+
+// config reads loop.json, from the hot cache when it belongs to this loop.
+func (s *Store) config(name string, st *State) (*Config, error) {
+	if cfg, ok := readHotConfig(s.Repo, st); ok {
+		return cfg, nil
+	}
+	tip, err := s.readTip(name)
+	if err != nil {
+		return nil, err
+	}
+	return s.ReadConfig(name, tip)
+}
+
+// touched lists the paths changed since the previous snapshot, when a rule needs them.
+func (s *Store) touched(cfg *Config, st *State, tree gitstore.Hash) ([]string, error) {
+	if len(cfg.Irreversible) == 0 {
+		return nil, nil
+	}
+	prev, err := gitstore.ParseHash(st.Tree)
+	if err != nil {
+		return nil, fmt.Errorf("%w: loop %q has no previous tree: %v", ErrCorrupt, st.Name, err)
+	}
+	return s.Repo.ChangedPaths(prev, tree)
+}
+
+// PauseForError records that the loop was paused because git-loop itself failed, so the
+// agent can stop and a person sees why; nothing is deleted. An ended loop is left as is.
+func (s *Store) PauseForError(name string, cause error) error {
+	_, err := s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+		if st.Status != StatusActive {
+			return nil, nil
+		}
+		next := *st
+		next.Status, next.UpdatedAt = StatusPaused, s.Now().UTC()
+		next.Reason = "paused by an internal error: " + firstLine(cause.Error())
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: paused by an internal error", name), decision: DecidePause}, nil
+	})
+	if errors.Is(err, ErrNoLoop) {
+		return nil
+	}
+	return err
+}
+
+func orDefaultString(v, d string) string {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// bounded keeps the last n bytes of s, on a rune boundary.
+func bounded(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	for len(s) > 0 && !utf8.RuneStart(s[0]) {
+		s = s[1:]
+	}
+	return "…" + s
+}

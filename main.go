@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-loop/git-loop/hooks"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -36,6 +38,9 @@ func main() {
 
 // run executes the CLI with injected IO and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) >= 2 && args[1] == "hook" {
+		return runHook(args[2:], stdin, stdout, stderr)
+	}
 	app := newApp(stdin, stdout, stderr)
 	args, err := flagsFirst(app.Commands, args)
 	if err == nil {
@@ -50,6 +55,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "git-loop:", err)
 	return exitCode(err)
+}
+
+// runHook is `git loop hook AGENT EVENT`, dispatched before the CLI framework is set up:
+// it runs at every agent stop, loop or not. Its exit codes are the agent's protocol.
+func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprintln(stderr, "git-loop: usage: git loop hook AGENT EVENT (e.g. git loop hook claude stop)")
+		return exitOK // never trap an agent over a configuration mistake
+	}
+	return hooks.Run(context.Background(), args[0], args[1], hooks.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
 // exitCode maps an error to the documented exit code.
@@ -202,6 +217,28 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					return nil
 				})
 			},
+		},
+		{
+			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering)", ArgsUsage: "AGENT",
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"}},
+			Action: func(c *cli.Context) error {
+				if c.NArg() != 1 {
+					return usageError{msg: "install takes one agent, e.g. `git loop install claude`"}
+				}
+				dir, err := loop.WorktreeTop(".")
+				if err != nil && !c.Bool("user") {
+					return err
+				}
+				results, err := hooks.Install(c.Args().First(), dir, c.Bool("user"))
+				for _, r := range results {
+					fmt.Fprint(out, r.String())
+				}
+				return err
+			},
+		},
+		{
+			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT",
+			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
 		{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",

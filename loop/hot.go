@@ -132,3 +132,20 @@ func clearActive(r *gitstore.Repo, name string) {
 		_ = os.Remove(ActivePointerPath(r.GitDir))
 	}
 }
+
+// ActiveAt names the loop active in the worktree containing dir, or "" when there is none or
+// dir is in no repository. It reads only the worktree's pointer file: the hook's idle path.
+func ActiveAt(dir string) (string, error) {
+	_, gitDir, err := gitstore.FindGitDir(dir)
+	if err != nil {
+		return "", nil
+	}
+	data, err := os.ReadFile(ActivePointerPath(gitDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read active loop pointer: %w", err)
+	}
+	return strings.TrimSpace(string(data)), nil
+}

@@ -234,3 +234,12 @@ func (s *Store) snapshotCommit(prev gitstore.Hash, prevTree, tree gitstore.Hash,
 	h, err := s.writeCommit(tree, parents, subject, name, iter, "")
 	return h, true, err
 }
+
+// WorktreeTop returns the top directory of the worktree containing dir.
+func WorktreeTop(dir string) (string, error) {
+	s, err := OpenStore(dir)
+	if err != nil {
+		return "", err
+	}
+	return s.Repo.WorkTree, nil
+}

@@ -1,0 +1,52 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+)
+
+// Run dispatches `git loop hook AGENT EVENT`. Hook exit codes are protocol, and a non-zero
+// code can trap an agent (Claude Code feeds exit 2's stderr back to it), so even a mistyped
+// agent or event exits 0 after saying what is wrong on stderr.
+func Run(ctx context.Context, agent, event string, io Streams) int {
+	switch agent + " " + event {
+	case "claude stop":
+		return ClaudeStop(ctx, io, false)
+	case "claude subagent-stop":
+		return ClaudeStop(ctx, io, true)
+	case "claude session-start":
+		return ClaudeSessionStart(io)
+	}
+	fmt.Fprintf(io.Stderr, "git-loop: hook %q %q is not known (agents: claude; events: stop, subagent-stop, session-start); letting the agent go on\n", agent, event)
+	return 0
+}
+
+// Install writes agent's hook configuration, merging with what is there: the project's
+// (in dir) or, with user, the user's. For Claude Code it also adds the /loop slash command
+// to the project.
+func Install(agent, dir string, user bool) ([]InstallResult, error) {
+	if agent != "claude" {
+		return nil, fmt.Errorf("install: agent %q is not supported yet; supported: claude", agent)
+	}
+	path := ClaudeProjectSettings(dir)
+	if user {
+		p, err := ClaudeUserSettings()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	res, err := InstallClaude(path)
+	if err != nil {
+		return nil, err
+	}
+	out := []InstallResult{res}
+	if !user {
+		cmd, err := InstallSlashCommand(dir)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, cmd)
+	}
+	return out, nil
+}

@@ -1,0 +1,112 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// Streams are a hook process's standard streams, injected for tests.
+type Streams struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// ClaudeStop answers Claude Code's Stop hook. It always exits 0: continuing is a JSON
+// "block" answer, and any failure of git-loop itself lets the agent stop, says why on stderr
+// and pauses the loop with the reason (nothing is deleted). With subagent set (SubagentStop)
+// the loop never advances.
+func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
+	in, err := ReadStopInput(io.Stdin)
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: %v; letting the agent stop\n", err)
+		return 0
+	}
+	if subagent {
+		return 0
+	}
+	dir := in.Cwd
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	name, err := loop.ActiveAt(dir)
+	if err != nil || name == "" {
+		return 0
+	}
+	store, err := loop.OpenStore(dir)
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: %v; letting the agent stop\n", err)
+		return 0
+	}
+	stop := loop.StopInput{Session: in.SessionID, Kind: "stop"}
+	stop.Message, stop.MessageKnown = lastMessage(in, io.Stderr)
+	res, err := store.Stop(ctx, name, stop)
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: loop %s: %v; letting the agent stop and pausing the loop\n", name, err)
+		if perr := store.PauseForError(name, err); perr != nil {
+			fmt.Fprintf(io.Stderr, "git-loop: could not record the pause either: %v\n", perr)
+		}
+		return 0
+	}
+	return answerStop(io.Stdout, res.Verdict)
+}
+
+// lastMessage prefers the payload's message, else reads the transcript backwards.
+func lastMessage(in StopInput, stderr io.Writer) (string, bool) {
+	if in.LastAssistantMessage != nil {
+		return *in.LastAssistantMessage, true
+	}
+	if in.TranscriptPath == "" {
+		return "", false
+	}
+	msg, err := LastAssistantText(in.TranscriptPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "git-loop: no assistant message found (%v); the gates decide\n", err)
+		return "", false
+	}
+	return msg, true
+}
+
+// answerStop prints the protocol answer: block to continue, else a message for the user.
+func answerStop(w io.Writer, v loop.Verdict) int {
+	switch v.Decision {
+	case loop.DecideContinue:
+		WriteBlock(w, v.ForAgent, v.ForUser)
+	case loop.DecideComplete, loop.DecidePause:
+		json.NewEncoder(w).Encode(map[string]string{"systemMessage": v.ForUser})
+	}
+	return 0
+}
+
+// ClaudeSessionStart answers SessionStart (startup, resume, compact) with context about the
+// loop active here, so a fresh or compacted session knows what it is working toward.
+func ClaudeSessionStart(io Streams) int {
+	in, err := ReadSessionStartInput(io.Stdin)
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "git-loop: hook claude session-start: %v\n", err)
+		return 0
+	}
+	dir := in.Cwd
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	name, err := loop.ActiveAt(dir)
+	if err != nil || name == "" {
+		return 0
+	}
+	store, err := loop.OpenStore(dir)
+	if err != nil {
+		return 0
+	}
+	text, err := store.Briefing(name)
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "git-loop: hook claude session-start: %v\n", err)
+		return 0
+	}
+	WriteSessionContext(io.Stdout, text)
+	return 0
+}

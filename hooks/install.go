@@ -1,0 +1,716 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Claude Code reads hooks from its settings files (code.claude.com/docs/en/settings): the
+// user's (~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json) and the project's
+// (<project>/.claude/settings.json, committed). Their shape:
+//
+//	{"hooks": {"Stop": [{"matcher": "…", "hooks": [{"type": "command", "command": "…", "timeout": 600}]}]}}
+//
+// Stop, SubagentStop and SessionStart groups need no matcher (SessionStart's would filter
+// on its source; without one every source runs it). timeout is in seconds.
+
+// ClaudeHook is one hook git-loop installs for Claude Code.
+type ClaudeHook struct {
+	Event   string // Claude Code's hook event
+	Command string // the command Claude Code runs
+	Timeout int    // seconds before Claude Code cancels it
+}
+
+// ClaudeHooks are the hooks InstallClaude installs. Stop runs the loop's gates, so it gets
+// the longest timeout Claude Code's documentation uses as a default (10 minutes); a hook that
+// times out is cancelled and the agent stops.
+var ClaudeHooks = []ClaudeHook{
+	{"Stop", "git-loop hook claude stop", 600},
+	{"SubagentStop", "git-loop hook claude subagent-stop", 600},
+	{"SessionStart", "git-loop hook claude session-start", 60},
+}
+
+// InstallResult says what an install did, for printing.
+type InstallResult struct {
+	Path    string   // the file written or inspected
+	Created bool     // the file did not exist and was created
+	Added   []string // what was added
+	Present []string // what was already there, left as it was
+	// Kept is set when an existing file that differs from git-loop's was left alone: why,
+	// and how to get git-loop's instead.
+	Kept string
+}
+
+// Changed reports whether the install wrote anything.
+func (r InstallResult) Changed() bool { return len(r.Added) > 0 }
+
+// String is the result as lines for a person.
+func (r InstallResult) String() string {
+	var b strings.Builder
+	for _, a := range r.Added {
+		fmt.Fprintf(&b, "added %s to %s\n", a, r.Path)
+	}
+	for _, p := range r.Present {
+		fmt.Fprintf(&b, "already present in %s: %s\n", r.Path, p)
+	}
+	if r.Kept != "" {
+		b.WriteString(r.Kept + "\n")
+	}
+	return b.String()
+}
+
+// ClaudeProjectSettings is the project settings file of the worktree at dir.
+func ClaudeProjectSettings(dir string) string {
+	return filepath.Join(dir, ".claude", "settings.json")
+}
+
+// ClaudeUserSettings is the user's settings file: $CLAUDE_CONFIG_DIR/settings.json when
+// that is set (Claude Code honours it), else ~/.claude/settings.json.
+func ClaudeUserSettings() (string, error) {
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		return filepath.Join(dir, "settings.json"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("hooks: find the user's Claude Code settings: %w", err)
+	}
+	return filepath.Join(home, ".claude", "settings.json"), nil
+}
+
+// InstallClaude merges git-loop's hooks (ClaudeHooks) into the Claude Code settings file
+// at settingsPath, creating it (and its directory) if absent. It never clobbers: everything
+// else in the file — other keys, other hooks and matchers, their order and formatting — is
+// kept byte for byte, and the new entries are indented like the file. A hook counts as
+// present when a command hook of that event runs git-loop's "hook claude <event>" command
+// (as git-loop, a path to it, or git loop), so running InstallClaude again changes nothing
+// and does not even rewrite the file. A file that is not a JSON object, or whose "hooks" is
+// not one, is an error naming the file and left untouched. The file is replaced atomically
+// (a temporary file renamed over it) and keeps its permissions; a symlink is followed, so a
+// settings file kept elsewhere (dotfiles) is updated where it lives.
+func InstallClaude(settingsPath string) (InstallResult, error) {
+	res := InstallResult{Path: settingsPath}
+	target, err := resolveLink(settingsPath)
+	if err != nil {
+		return res, err
+	}
+	perm := fs.FileMode(0o644)
+	doc, err := os.ReadFile(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		res.Created = true
+	case err != nil:
+		return res, fmt.Errorf("hooks: read Claude Code settings: %w", err)
+	default:
+		if fi, err := os.Stat(target); err == nil {
+			perm = fi.Mode().Perm()
+		}
+	}
+	out, added, present, err := mergeClaudeHooks(doc, settingsPath)
+	if err != nil {
+		return res, err
+	}
+	res.Added, res.Present = added, present
+	if len(added) == 0 {
+		return res, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return res, fmt.Errorf("hooks: create the directory of %s: %w", settingsPath, err)
+	}
+	if err := writeFileAtomic(target, out, perm); err != nil {
+		return res, fmt.Errorf("hooks: write %s: %w", settingsPath, err)
+	}
+	return res, nil
+}
+
+// mergeClaudeHooks returns doc with the missing ClaudeHooks added, what it added and what
+// was present. name names the file in errors.
+func mergeClaudeHooks(doc []byte, name string) (out []byte, added, present []string, err error) {
+	bom := []byte("\xef\xbb\xbf")
+	hadBOM := bytes.HasPrefix(doc, bom)
+	doc = bytes.TrimPrefix(doc, bom)
+	fresh := len(bytes.TrimSpace(doc)) == 0
+	if fresh {
+		doc = []byte("{}\n")
+	}
+	if err := checkSettings(doc, name); err != nil {
+		return nil, nil, nil, err
+	}
+	top := objectAt(doc, jsWS(doc, 0))
+	st := inferStyle(doc, top)
+	hooksM := lastMember(top.members, "hooks")
+	hooksNull := false
+	var hooksObj jsonObj
+	if hooksM != nil {
+		switch doc[hooksM.val.start] {
+		case '{':
+			hooksObj = objectAt(doc, hooksM.val.start)
+		case 'n': // "hooks": null, no hooks yet
+			hooksNull = true
+		default:
+			return nil, nil, nil, settingsShapeError(name, `"hooks"`, doc[hooksM.val.start], "an object")
+		}
+	}
+	haveHooks := hooksM != nil && !hooksNull
+
+	var edits []textEdit
+	var newEvents []jsonKV // events the file has no entry for
+	for _, h := range ClaudeHooks {
+		var ev *jsonMember
+		if haveHooks {
+			ev = lastMember(hooksObj.members, h.Event)
+		}
+		if ev != nil && doc[ev.val.start] != '[' && doc[ev.val.start] != 'n' {
+			return nil, nil, nil, settingsShapeError(name, `"hooks"."`+h.Event+`"`, doc[ev.val.start], "an array")
+		}
+		what := fmt.Sprintf("%s hook %q", h.Event, h.Command)
+		if ev != nil && doc[ev.val.start] == '[' && hasOurHook(doc, arrayAt(doc, ev.val.start), h.Command) {
+			present = append(present, what)
+			continue
+		}
+		added = append(added, what)
+		group := hookGroup{Hooks: []hookCommand{{"command", h.Command, h.Timeout}}}
+		switch {
+		case ev == nil:
+			newEvents = append(newEvents, jsonKV{h.Event, []hookGroup{group}})
+		case doc[ev.val.start] == 'n': // "Stop": null
+			edits = append(edits, replaceValue(doc, st, ev.val, []hookGroup{group}))
+		default:
+			arr := arrayAt(doc, ev.val.start)
+			edits = append(edits, appendChildren(doc, st, arr.open, arr.close, arr.elems, func(ind string, pretty bool) []string {
+				return []string{st.render(group, ind, pretty)}
+			}))
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil, present, nil
+	}
+	if len(newEvents) > 0 {
+		switch {
+		case haveHooks:
+			edits = append(edits, appendChildren(doc, st, hooksObj.open, hooksObj.close, hooksObj.spans(), membersRenderer(st, newEvents)))
+		case hooksNull:
+			edits = append(edits, replaceValue(doc, st, hooksM.val, orderedObject(newEvents)))
+		default:
+			edits = append(edits, appendChildren(doc, st, top.open, top.close, top.spans(), membersRenderer(st, []jsonKV{{"hooks", orderedObject(newEvents)}})))
+		}
+	}
+	out = applyEdits(doc, edits)
+	if fresh {
+		out = append(bytes.TrimSpace(out), st.nl...)
+	}
+	// The edits only insert; check the result anyway before it replaces a user's file.
+	if err := checkSettings(out, name); err != nil {
+		return nil, nil, nil, fmt.Errorf("hooks: internal error: merging hooks into %s made invalid JSON (%v); the file was left untouched", name, err)
+	}
+	if hadBOM {
+		out = append(append([]byte{}, bom...), out...)
+	}
+	return out, added, present, nil
+}
+
+// checkSettings accepts a JSON object and explains anything else.
+func checkSettings(doc []byte, name string) error {
+	if !json.Valid(doc) {
+		err := json.Unmarshal(doc, new(any))
+		var syn *json.SyntaxError
+		where := ""
+		if errors.As(err, &syn) {
+			line, col := lineCol(doc, syn.Offset)
+			where = fmt.Sprintf("line %d, column %d: ", line, col)
+		}
+		return fmt.Errorf("hooks: %s is not valid JSON (%s%s); fix it by hand (or move it away) and install again; the file was left untouched", name, where, oneLine(errText(err)))
+	}
+	if i := jsWS(doc, 0); doc[i] != '{' {
+		return fmt.Errorf("hooks: %s holds a JSON %s, but Claude Code's settings are a JSON object; fix it by hand (or move it away) and install again; the file was left untouched", name, jsonKind(doc[i]))
+	}
+	return nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "invalid JSON"
+	}
+	return err.Error()
+}
+
+func settingsShapeError(name, key string, first byte, want string) error {
+	return fmt.Errorf("hooks: %s: %s is a JSON %s, but Claude Code expects %s there; fix it by hand and install again; the file was left untouched", name, key, jsonKind(first), want)
+}
+
+type hookGroup struct {
+	Hooks []hookCommand `json:"hooks"`
+}
+
+type hookCommand struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+// hasOurHook reports whether a group of the event array runs command (git-loop's).
+func hasOurHook(doc []byte, arr jsonArr, command string) bool {
+	want := strings.Fields(command)[3]
+	for _, el := range arr.elems {
+		var g struct {
+			Hooks []json.RawMessage `json:"hooks"`
+		}
+		if json.Unmarshal(doc[el.start:el.end], &g) != nil {
+			continue
+		}
+		for _, raw := range g.Hooks {
+			var h struct {
+				Command any `json:"command"`
+			}
+			if json.Unmarshal(raw, &h) != nil {
+				continue
+			}
+			if s, ok := h.Command.(string); ok {
+				if arg, ok := gitLoopHookArg(s); ok && arg == want {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// gitLoopHookArg returns the event argument of a "git-loop hook claude EVENT" command,
+// however git-loop is named: git-loop, a path to it (quoted or not, with or without .exe),
+// or "git loop".
+func gitLoopHookArg(command string) (string, bool) {
+	f := strings.Fields(command)
+	if len(f) == 0 {
+		return "", false
+	}
+	prog := strings.Trim(f[0], `"'`)
+	if i := strings.LastIndexAny(prog, `/\`); i >= 0 {
+		prog = prog[i+1:]
+	}
+	prog = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(prog, ".exe"), ".EXE"))
+	switch {
+	case prog == "git-loop":
+		f = f[1:]
+	case prog == "git" && len(f) > 1 && f[1] == "loop":
+		f = f[2:]
+	default:
+		return "", false
+	}
+	if len(f) < 3 || f[0] != "hook" || f[1] != "claude" {
+		return "", false
+	}
+	return f[2], true
+}
+
+// --- a minimal, position-keeping reader of JSON already known to be valid ---
+
+type jsonSpan struct{ start, end int }
+
+type jsonMember struct {
+	key   string
+	keyAt int
+	val   jsonSpan
+}
+
+type jsonObj struct {
+	open, close int // offsets of '{' and '}'
+	members     []jsonMember
+}
+
+type jsonArr struct {
+	open, close int // offsets of '[' and ']'
+	elems       []jsonSpan
+}
+
+// spans are the members' extents, from key to the end of the value.
+func (o jsonObj) spans() []jsonSpan {
+	s := make([]jsonSpan, len(o.members))
+	for i, m := range o.members {
+		s[i] = jsonSpan{m.keyAt, m.val.end}
+	}
+	return s
+}
+
+func lastMember(ms []jsonMember, key string) *jsonMember {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == key {
+			return &ms[i]
+		}
+	}
+	return nil
+}
+
+func jsWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// jsStringEnd returns the offset just past the string that starts at b[i] == '"'.
+func jsStringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// jsValueEnd returns the offset just past the value that starts at b[i].
+func jsValueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return jsStringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = jsStringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && strings.IndexByte(",]} \t\r\n", b[j]) < 0 {
+		j++
+	}
+	return j
+}
+
+func objectAt(b []byte, open int) jsonObj {
+	o := jsonObj{open: open}
+	i := jsWS(b, open+1)
+	for b[i] != '}' {
+		keyEnd := jsStringEnd(b, i)
+		var key string
+		_ = json.Unmarshal(b[i:keyEnd], &key)
+		v := jsWS(b, jsWS(b, keyEnd)+1) // past ':'
+		end := jsValueEnd(b, v)
+		o.members = append(o.members, jsonMember{key, i, jsonSpan{v, end}})
+		i = jsWS(b, end)
+		if b[i] == ',' {
+			i = jsWS(b, i+1)
+		}
+	}
+	o.close = i
+	return o
+}
+
+func arrayAt(b []byte, open int) jsonArr {
+	a := jsonArr{open: open}
+	i := jsWS(b, open+1)
+	for b[i] != ']' {
+		end := jsValueEnd(b, i)
+		a.elems = append(a.elems, jsonSpan{i, end})
+		i = jsWS(b, end)
+		if b[i] == ',' {
+			i = jsWS(b, i+1)
+		}
+	}
+	a.close = i
+	return a
+}
+
+// --- writing in the file's own style ---
+
+type jsonStyle struct {
+	pretty bool   // the file is indented, one member per line
+	unit   string // one level of indentation
+	nl     string // "\n", or "\r\n" in a file that uses it
+}
+
+// inferStyle reads the file's style from its first member: on a line of its own (indented
+// by one unit) or not. An empty object gets Claude Code's own style, two spaces.
+func inferStyle(doc []byte, top jsonObj) jsonStyle {
+	st := jsonStyle{pretty: true, unit: "  ", nl: "\n"}
+	if bytes.Contains(doc, []byte("\r\n")) {
+		st.nl = "\r\n"
+	}
+	if len(top.members) > 0 {
+		ind, own := lineIndent(doc, top.members[0].keyAt)
+		switch {
+		case !own:
+			st.pretty = false
+		default:
+			if base := lineStartIndent(doc, top.open); len(ind) > len(base) && strings.HasPrefix(ind, base) {
+				st.unit = ind[len(base):]
+			}
+		}
+	}
+	return st
+}
+
+// lineIndent returns the white space before pos when pos starts its line.
+func lineIndent(doc []byte, pos int) (string, bool) {
+	j := pos
+	for j > 0 && (doc[j-1] == ' ' || doc[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && doc[j-1] != '\n' {
+		return "", false
+	}
+	return string(doc[j:pos]), true
+}
+
+// lineStartIndent returns the white space that starts the line holding pos.
+func lineStartIndent(doc []byte, pos int) string {
+	j := bytes.LastIndexByte(doc[:pos], '\n') + 1
+	k := j
+	for k < len(doc) && (doc[k] == ' ' || doc[k] == '\t') {
+		k++
+	}
+	return string(doc[j:k])
+}
+
+// render writes v starting at indentation ind: indented in the file's unit, or compact.
+func (st jsonStyle) render(v any, ind string, pretty bool) string {
+	var out []byte
+	if pretty {
+		out, _ = json.MarshalIndent(v, ind, st.unit)
+		if st.nl != "\n" {
+			out = bytes.ReplaceAll(out, []byte("\n"), []byte(st.nl))
+		}
+	} else {
+		out, _ = json.Marshal(v)
+	}
+	return string(out)
+}
+
+type jsonKV struct {
+	key string
+	val any
+}
+
+// orderedObject is a JSON object whose members keep their order.
+type orderedObject []jsonKV
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(kv.key)
+		v, err := json.Marshal(kv.val)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func membersRenderer(st jsonStyle, kvs []jsonKV) func(string, bool) []string {
+	return func(ind string, pretty bool) []string {
+		sep := ":"
+		if pretty || st.pretty {
+			sep = ": "
+		}
+		out := make([]string, len(kvs))
+		for i, kv := range kvs {
+			k, _ := json.Marshal(kv.key)
+			out[i] = string(k) + sep + st.render(kv.val, ind, pretty)
+		}
+		return out
+	}
+}
+
+type textEdit struct {
+	start, end int // replace doc[start:end]
+	text       string
+}
+
+// appendChildren adds children after the last of a container's (or into an empty one),
+// laid out like the existing ones: each on its own line at their indentation, or inline.
+func appendChildren(doc []byte, st jsonStyle, open, close int, children []jsonSpan, render func(ind string, pretty bool) []string) textEdit {
+	if len(children) == 0 {
+		if !st.pretty {
+			return textEdit{open + 1, close, strings.Join(render("", false), ",")}
+		}
+		base := lineStartIndent(doc, open)
+		ind := base + st.unit
+		items := render(ind, true)
+		return textEdit{open + 1, close, st.nl + ind + strings.Join(items, ","+st.nl+ind) + st.nl + base}
+	}
+	last := children[len(children)-1]
+	if ind, own := lineIndent(doc, last.start); own {
+		items := render(ind, true)
+		return textEdit{last.end, last.end, "," + st.nl + ind + strings.Join(items, ","+st.nl+ind)}
+	}
+	sep := ","
+	if st.pretty {
+		sep = ", "
+	}
+	return textEdit{last.end, last.end, sep + strings.Join(render("", false), sep)}
+}
+
+// replaceValue replaces a value (a null) with v, indented from its line.
+func replaceValue(doc []byte, st jsonStyle, val jsonSpan, v any) textEdit {
+	return textEdit{val.start, val.end, st.render(v, lineStartIndent(doc, val.start), st.pretty)}
+}
+
+// applyEdits applies non-overlapping edits, last first so offsets stay valid.
+func applyEdits(doc []byte, edits []textEdit) []byte {
+	sort.Slice(edits, func(i, j int) bool {
+		if edits[i].start != edits[j].start {
+			return edits[i].start > edits[j].start
+		}
+		return edits[i].end > edits[j].end
+	})
+	out := append([]byte{}, doc...)
+	for _, e := range edits {
+		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
+	}
+	return out
+}
+
+// --- files ---
+
+// resolveLink follows a symlink at path to the file it names, so that writing replaces
+// that file rather than the link.
+func resolveLink(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("hooks: %s is a symlink to a file that cannot be reached: %w", path, err)
+	}
+	return target, nil
+}
+
+// writeFileAtomic replaces path with data: a temporary file in the same directory, synced,
+// given perm, then renamed over path.
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, perm); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil { // make the rename durable where directories sync
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// --- the /loop slash command ---
+
+// SlashCommandName is the name of the slash command InstallSlashCommand writes.
+const SlashCommandName = "loop"
+
+// slashCommand starts a loop from inside Claude Code. The "```!" block runs before the
+// prompt reaches the model, with $ARGUMENTS and ${CLAUDE_SESSION_ID} substituted by Claude
+// Code; allowed-tools lets it run without a permission prompt. The task goes through a quoted
+// here-document, so no character the user types (quotes, $, backticks) reaches the shell as
+// syntax. When ${CLAUDE_SESSION_ID} is not substituted (older Claude Code) the shell expands
+// it to nothing and git-loop falls back to $CLAUDE_CODE_SESSION_ID.
+const slashCommand = `---
+description: Start a git-loop loop on a task; the project's gates decide when it is done
+argument-hint: TASK
+allowed-tools: Bash(git-loop start:*)
+disable-model-invocation: true
+---
+
+` + "```!" + `
+git-loop start --session="${CLAUDE_SESSION_ID}" --prompt-file=/dev/stdin <<'GIT_LOOP_TASK'
+$ARGUMENTS
+GIT_LOOP_TASK
+` + "```" + `
+
+If the command above failed, show the user what it printed and stop: no loop is running.
+
+Otherwise git-loop has started a loop for this task. Work on it now:
+
+$ARGUMENTS
+
+Each time you stop, git-loop snapshots the worktree and runs the project's gates. Until they
+pass it sends you back with the task and what still fails, so finish the work for real. If the
+loop has a promise, write it as <promise>PHRASE</promise> only when it is true.
+`
+
+// SlashCommandPath is where InstallSlashCommand writes the command for projectDir.
+func SlashCommandPath(projectDir string) string {
+	return filepath.Join(projectDir, ".claude", "commands", SlashCommandName+".md")
+}
+
+// InstallSlashCommand writes <projectDir>/.claude/commands/loop.md, a /loop command that
+// starts a loop from inside Claude Code with its arguments as the task. A file that is
+// already git-loop's (line endings aside) is left as it is; one that differs (the user's own,
+// or edited) is never overwritten: the result's Kept says so.
+func InstallSlashCommand(projectDir string) (InstallResult, error) {
+	path := SlashCommandPath(projectDir)
+	res := InstallResult{Path: path}
+	what := "the /" + SlashCommandName + " command"
+	have, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if bytes.Equal(bytes.ReplaceAll(have, []byte("\r\n"), []byte("\n")), []byte(slashCommand)) {
+			res.Present = append(res.Present, what)
+		} else {
+			res.Kept = fmt.Sprintf("%s exists and differs from git-loop's %s; it was left as it is (remove it and install again to get git-loop's)", path, what)
+		}
+		return res, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return res, fmt.Errorf("hooks: read %s: %w", path, err)
+	}
+	if _, err := os.Lstat(path); err == nil { // a dangling symlink: not ours to replace
+		res.Kept = fmt.Sprintf("%s is a symlink to a missing file; it was left as it is", path)
+		return res, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return res, fmt.Errorf("hooks: create %s: %w", filepath.Dir(path), err)
+	}
+	if err := writeFileAtomic(path, []byte(slashCommand), 0o644); err != nil {
+		return res, fmt.Errorf("hooks: write %s: %w", path, err)
+	}
+	res.Created = true
+	res.Added = append(res.Added, what)
+	return res, nil
+}

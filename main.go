@@ -242,7 +242,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		},
 		{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
-			Action: func(c *cli.Context) error { return loop.Demo(out) },
+			Action: func(c *cli.Context) error { return loop.Demo(c.Context, out) },
 		},
 		{
 			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]",

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -43,6 +45,8 @@ func hermeticGit(env *testscript.Env) error {
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
 		"TZ": "UTC", "NO_COLOR": "1", "CLAUDE_CODE_SESSION_ID": "",
+		// Go's caches stay the developer's: a cold build cache makes the demo's go gates slow.
+		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"),
 	} {
 		env.Setenv(k, v)
 	}
@@ -72,4 +76,20 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
+}
+
+var goEnvCache sync.Map
+
+// goEnv is `go env NAME` of the process running the tests, asked once.
+func goEnv(name string) string {
+	if v, ok := goEnvCache.Load(name); ok {
+		return v.(string)
+	}
+	out, err := exec.Command("go", "env", name).Output()
+	v := strings.TrimSpace(string(out))
+	if err != nil {
+		v = ""
+	}
+	goEnvCache.Store(name, v)
+	return v
 }

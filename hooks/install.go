@@ -205,7 +205,7 @@ func mergeClaudeHooks(doc []byte, name string) (out []byte, added, present []str
 	if fresh {
 		out = append(bytes.TrimSpace(out), st.nl...)
 	}
-	// The edits only insert; check the result anyway before it replaces a user's file.
+	// The edits only add; check the result before it replaces a user's file.
 	if err := checkSettings(out, name); err != nil {
 		return nil, nil, nil, fmt.Errorf("hooks: internal error: merging hooks into %s made invalid JSON (%v); the file was left untouched", name, err)
 	}

@@ -373,6 +373,7 @@ type backReader struct {
 	lo      int64  // file offset of buf[a]
 	buf     []byte // buf[a:b] is file[lo:lo+b-a], the part not yet returned
 	a, b    int
+	clean   int // the last clean bytes of the window hold no newline: already searched
 	read    int // bytes read so far
 	chunk   int
 	most    int
@@ -388,18 +389,19 @@ func newBackReader(r io.ReaderAt, size int64, lim limits) *backReader {
 func (br *backReader) prev() ([]byte, error) {
 	for {
 		win := br.buf[br.a:br.b]
-		if i := bytes.LastIndexByte(win, '\n'); i >= 0 {
-			br.b = br.a + i
+		if i := bytes.LastIndexByte(win[:len(win)-br.clean], '\n'); i >= 0 {
+			br.b, br.clean = br.a+i, 0
 			if line := win[i+1:]; len(line) <= br.maxLine {
 				return line, nil
 			}
 			continue
 		}
+		br.clean = len(win)
 		if br.lo == 0 { // win is the file's first line
 			if len(win) == 0 {
 				return nil, io.EOF
 			}
-			br.b = br.a
+			br.b, br.clean = br.a, 0
 			if len(win) <= br.maxLine {
 				return win, nil
 			}
@@ -469,11 +471,11 @@ func (br *backReader) skipLine() error {
 		br.lo -= int64(n)
 		br.read += n
 		if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
-			br.a, br.b = len(buf)-n, len(buf)-n+i
+			br.a, br.b, br.clean = len(buf)-n, len(buf)-n+i, 0
 			return nil
 		}
 	}
-	br.a, br.b = len(buf), len(buf) // the long line was the first one
+	br.a, br.b, br.clean = len(buf), len(buf), 0 // the long line was the first one
 	return nil
 }
 

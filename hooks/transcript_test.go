@@ -512,20 +512,53 @@ func TestLastAssistantTextLongLines(t *testing.T) {
 	}
 }
 
-// TestLastAssistantTextOverCap writes a real line over 64 MiB between the text and the end.
+// TestLastAssistantTextOverCap puts a line over the real 64 MiB cap between the text and the
+// end, served by a reader that does not hold it.
 func TestLastAssistantTextOverCap(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes 65 MiB")
+		t.Skip("reads 65 MiB")
 	}
-	var b bytes.Buffer
-	b.Write(jsonLines(promptLine("go"), textLine("m1", "survived", 1)))
-	b.WriteString(`{"type":"progress","data":"`)
-	b.WriteString(strings.Repeat("y", maxLineBytes+1<<20))
-	b.WriteString("\"}\n")
-	b.Write(jsonLines(progressLine("end")))
-	if got, err := LastAssistantText(writeTranscript(t, b.Bytes())); err != nil || got != "survived" {
+	r := &paddedReaderAt{
+		head: append(jsonLines(promptLine("go"), textLine("m1", "survived", 1)), `{"type":"progress","data":"`...),
+		pad:  maxLineBytes + 1<<20,
+		tail: append([]byte("\"}\n"), jsonLines(progressLine("end"))...),
+	}
+	got, err := lastAssistantText(r, r.size(), defaultLimits)
+	if err != nil || got != "survived" {
 		t.Errorf("got %q, %v", got, err)
 	}
+}
+
+// paddedReaderAt is head, pad bytes 'y', tail.
+type paddedReaderAt struct {
+	head, tail []byte
+	pad        int64
+}
+
+func (p *paddedReaderAt) size() int64 { return int64(len(p.head)) + p.pad + int64(len(p.tail)) }
+
+func (p *paddedReaderAt) ReadAt(b []byte, off int64) (int, error) {
+	n := 0
+	for n < len(b) && off < p.size() {
+		var m int
+		switch h, padEnd := int64(len(p.head)), int64(len(p.head))+p.pad; {
+		case off < h:
+			m = copy(b[n:], p.head[off:])
+		case off < padEnd:
+			m = int(min(int64(len(b)-n), padEnd-off))
+			for i := range m {
+				b[n+i] = 'y'
+			}
+		default:
+			m = copy(b[n:], p.tail[off-padEnd:])
+		}
+		n += m
+		off += int64(m)
+	}
+	if n < len(b) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // countingReaderAt counts the bytes read through it.

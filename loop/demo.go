@@ -1,78 +1,85 @@
 package loop
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"github.com/git-loop/git-loop/gitstore"
 )
 
-// demoStep is one scripted agent iteration: files it writes, then a checkpoint.
-type demoStep struct {
-	say   string
-	files map[string]string
+// demoTurn is one scripted agent turn: files it writes, then what it says when it stops.
+type demoTurn struct {
+	does    string
+	files   map[string]string
+	message string
 }
 
-var demoSteps = []demoStep{
-	{"the agent adds a test and a first (wrong) fix", map[string]string{
+const demoPromise = "ADD WORKS"
+
+var demoTurns = []demoTurn{
+	{"adds a test and a first fix, then claims it is done", map[string]string{
 		"calc.go":      "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a - b + 0 }\n",
-		"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 2) != 4 {\n\t\tt.Fatal(\"2+2 != 4\")\n\t}\n}\n",
-	}},
-	{"the agent fixes Add", map[string]string{
+		"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 2); got != 4 {\n\t\tt.Fatalf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n}\n",
+	}, "I fixed Add and added a test.\n<promise>" + demoPromise + "</promise>"},
+	{"reads the failure it was sent back with and fixes Add", map[string]string{
 		"calc.go": "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a + b }\n",
-	}},
-	{"the agent stops without changing anything", nil},
+	}, "Add now adds; `go test` passes.\n<promise>" + demoPromise + "</promise>"},
 }
 
-// Demo runs a loop in a scratch repository with a scripted agent and shows its history with
-// plain git. It leaves the repository in place for exploring and prints its path.
-func Demo(w io.Writer) error {
+// Demo runs a complete loop in a scratch repository with a scripted agent, through the same
+// engine the hooks use: real snapshots, a real `go test` gate, real decisions. The agent's
+// first claim is rejected by the gate; its fix completes the loop. It then shows the loop's
+// history with plain git and leaves the repository in place for exploring.
+func Demo(ctx context.Context, w io.Writer) error {
 	dir, err := os.MkdirTemp("", "git-loop-demo-")
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	fmt.Fprintf(w, "== scratch repository %s\n", dir)
+	fmt.Fprintf(w, "== scratch repository %s: Add subtracts, and nothing tests it\n", dir)
 	if err := demoRepo(dir); err != nil {
 		return err
 	}
-	r, err := gitstore.Open(dir)
+	s, err := OpenStore(dir)
 	if err != nil {
 		return err
 	}
-	s := NewStore(r)
-	max := len(demoSteps)
-	st, err := s.Start(StartOptions{Name: "demo", Flags: Settings{
-		Prompt: "Make Add add. Done when `go test ./...` passes.", Promises: []string{"ADD WORKS"},
-		Gates: []Gate{{Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
+	max := 5
+	st, err := s.Start(StartOptions{Name: "demo", Session: "demo-agent", Flags: Settings{
+		Prompt: "Make Add add, with a test that proves it.", Promises: []string{demoPromise},
+		Gates: []Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
 	}})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "== git loop start demo: iteration %d, snapshot %s\n", st.Iteration, short(st.Snapshot))
-	for _, step := range demoSteps {
-		for name, content := range step.files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
-				return fmt.Errorf("demo: %w", err)
-			}
+	fmt.Fprintf(w, "== git loop start demo: gates vet, test; promise %q; snapshot %s\n", demoPromise, short(st.Snapshot))
+	for i, turn := range demoTurns {
+		if err := demoWrite(dir, turn.files); err != nil {
+			return err
 		}
-		st, rec, err := s.Checkpoint("demo")
+		fmt.Fprintf(w, "\n== agent turn %d: %s, and stops saying:\n%s\n", i+1, turn.does, indent(turn.message))
+		res, err := s.Stop(ctx, "demo", StopInput{Session: "demo-agent", Message: turn.message, MessageKnown: true, Kind: "stop"})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "== %s -> git loop checkpoint: iteration %s, changed=%v\n", step.say, formatIteration(rec.Number, st.MaxIterations), rec.Changed)
+		fmt.Fprintf(w, "== stop hook: %s (%s)\n", res.Verdict.Decision, res.Verdict.Reason)
+		if res.Verdict.Decision == DecideContinue {
+			fmt.Fprintf(w, "   sent back with:\n%s", indent(res.Verdict.ForAgent))
+		}
+		if res.State.Ended() {
+			break
+		}
 	}
-	if _, err := s.SetStatus("demo", Pause); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "== the demo pauses the loop (git loop pause demo): gates and the decision engine come next")
+	return demoReview(w, dir)
+}
+
+func demoReview(w io.Writer, dir string) error {
 	for _, args := range [][]string{
 		{"log", "--first-parent", "--format=%h %s", "refs/loop/demo"},
-		{"diff", "--stat", "refs/loop/demo^2~1", "refs/loop/demo^2"},
-		{"show", "refs/loop/demo:state.json"},
+		{"diff", "--stat", "refs/loop/demo^2~2", "refs/loop/demo^2"},
+		{"show", "refs/loop/demo:report.md"},
 	} {
 		fmt.Fprintf(w, "\n$ git %s\n", shellJoin(args))
 		out, err := demoGit(dir, args...)
@@ -81,7 +88,21 @@ func Demo(w io.Writer) error {
 		}
 		fmt.Fprint(w, out)
 	}
-	fmt.Fprintf(w, "\nExplore it with `cd %s && git loop status demo`; remove it with `rm -rf %s`.\n", dir, dir)
+	fmt.Fprintf(w, "\nExplore it: cd %s && git loop status demo; remove it: rm -rf %s\n", dir, dir)
+	return nil
+}
+
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return "   | " + strings.ReplaceAll(s, "\n", "\n   | ") + "\n"
+}
+
+func demoWrite(dir string, files map[string]string) error {
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -98,14 +119,11 @@ func shellJoin(args []string) string {
 }
 
 func demoRepo(dir string) error {
-	files := map[string]string{
+	if err := demoWrite(dir, map[string]string{
 		"go.mod":  "module example.com/calc\n\ngo 1.21\n",
 		"calc.go": "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a - b }\n",
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666); err != nil {
-			return fmt.Errorf("demo: %w", err)
-		}
+	}); err != nil {
+		return err
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "calc: Add"}} {
 		if _, err := demoGit(dir, args...); err != nil {

@@ -63,7 +63,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	}
 	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
 	var out StopResult
-	_, err = s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+	_, err = s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
 		if r := notOurs(st, in); r != nil {
 			out = *r
 			return nil, nil
@@ -91,7 +91,13 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		if v.Reason != "" {
 			subject += " (" + firstLine(v.Reason) + ")"
 		}
-		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: subject, decision: v.Decision}, nil
+		ch := &change{state: next, iteration: rec, snapshot: snapCommit, subject: subject, decision: v.Decision}
+		if v.Decision != DecideContinue {
+			if ch.files, err = s.reportFiles(cfg, &next, tip, rec); err != nil {
+				return nil, err
+			}
+		}
+		return ch, nil
 	})
 	if err != nil {
 		return nil, err

@@ -410,7 +410,17 @@ func (s *Store) SetStatus(name string, t Transition) (*State, error) {
 		next.Status, next.UpdatedAt = want, s.Now().UTC()
 		next.Reason = map[Transition]string{Pause: "paused by user", Resume: "resumed by user", Cancel: "cancelled by user"}[t]
 		snap, _ := gitstore.ParseHash(st.Snapshot)
-		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: %s", name, next.Reason), decision: decisionOf(t)}, nil
+		ch := &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: %s", name, next.Reason), decision: decisionOf(t)}
+		if t != Resume { // the loop stopped running: record where it stands
+			cfg, err := s.ReadConfig(name, tip)
+			if err != nil {
+				return nil, err
+			}
+			if ch.files, err = s.reportFiles(cfg, &next, tip, nil); err != nil {
+				return nil, err
+			}
+		}
+		return ch, nil
 	})
 	if err != nil {
 		return st, err

@@ -151,6 +151,7 @@ type change struct {
 	snapshot  gitstore.Hash // second parent: the snapshot the state describes
 	subject   string
 	decision  string
+	files     map[string][]byte // extra files at the tree's top (report.yaml, report.md)
 }
 
 // commitChange writes the state commit for ch on top of parent (ZeroHash for none) and

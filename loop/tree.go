@@ -33,6 +33,13 @@ func (s *Store) stateTree(parent gitstore.Hash, ch *change) (gitstore.Hash, erro
 			return gitstore.ZeroHash, err
 		}
 	}
+	for name, data := range ch.files {
+		h, err := s.Repo.WriteUniqueObject(gitstore.BlobObject, data)
+		if err != nil {
+			return gitstore.ZeroHash, fmt.Errorf("write %s: %w", name, err)
+		}
+		blobs[name] = h
+	}
 	return s.Repo.EditTree(base, blobs)
 }
 

@@ -131,7 +131,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
-				&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE`"},
+				&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE` (- for standard input)"},
 				&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
 				&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
 				&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
@@ -307,7 +307,13 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 		if f.Prompt != "" {
 			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}
 		}
-		data, err := os.ReadFile(p)
+		var data []byte
+		var err error
+		if p == "-" {
+			data, err = io.ReadAll(io.LimitReader(c.App.Reader, 1<<20))
+		} else {
+			data, err = os.ReadFile(p)
+		}
 		if err != nil {
 			return opts, usageError{msg: fmt.Sprintf("read --prompt-file: %v", err)}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/git-loop/git-loop/loop"
 )
@@ -42,6 +43,10 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: %v; letting the agent stop\n", err)
 		return 0
 	}
+	// Claude Code kills a Stop hook after its timeout (600 s as installed) and lets the agent
+	// stop; cutting the gates off earlier leaves time to record the iteration.
+	ctx, cancel := context.WithTimeout(ctx, stopDeadline)
+	defer cancel()
 	stop := loop.StopInput{Session: in.SessionID, Kind: "stop"}
 	stop.Message, stop.MessageKnown = lastMessage(in, io.Stderr)
 	res, err := store.Stop(ctx, name, stop)
@@ -54,6 +59,9 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	}
 	return answerStop(io.Stdout, res.Verdict)
 }
+
+// stopDeadline is how long a stop may run gates: under the 600 s hook timeout install sets.
+const stopDeadline = 540 * time.Second
 
 // lastMessage prefers the payload's message, else reads the transcript backwards.
 func lastMessage(in StopInput, stderr io.Writer) (string, bool) {

@@ -659,7 +659,7 @@ disable-model-invocation: true
 ---
 
 ` + "```!" + `
-git-loop start --session="${CLAUDE_SESSION_ID}" --prompt-file=/dev/stdin <<'GIT_LOOP_TASK'
+git-loop start --session="${CLAUDE_SESSION_ID}" --prompt-file=- <<'GIT_LOOP_TASK'
 $ARGUMENTS
 GIT_LOOP_TASK
 ` + "```" + `

@@ -690,7 +690,7 @@ func TestSlashCommandShell(t *testing.T) {
 				if wantSession == "${CLAUDE_SESSION_ID}" {
 					wantSession = ""
 				}
-				want := "start\n--session=" + wantSession + "\n--prompt-file=/dev/stdin\n"
+				want := "start\n--session=" + wantSession + "\n--prompt-file=-\n"
 				if got := string(readFile(t, out+".args")); got != want {
 					t.Errorf("git-loop ran with %q, want %q", got, want)
 				}

@@ -152,7 +152,7 @@ func checkKnownKeys(c *gitstore.Config) error {
 
 // Override applies flag values (non-zero fields of o) over s.
 func (s *Settings) Override(o Settings) {
-	if o.Prompt != "" {
+	if strings.TrimSpace(o.Prompt) != "" { // a blank prompt (an empty /loop) keeps the configured one
 		s.Prompt = o.Prompt
 	}
 	if len(o.Promises) > 0 {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -303,27 +302,27 @@ func GateFingerprint(name, status, tail string, tailBytes int) string {
 }
 
 var (
-	reANSI = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
+	reANSI = lazyRegexp(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
 	// A temp directory and the (usually random) name directly under it.
-	reTempPath = regexp.MustCompile(`(?:/private)?(?:/tmp|/var/tmp|/var/folders/[^/\s]+/[^/\s]+/[A-Z])(?:/[^/\s:'"()\[\]]*)?` +
+	reTempPath = lazyRegexp(`(?:/private)?(?:/tmp|/var/tmp|/var/folders/[^/\s]+/[^/\s]+/[A-Z])(?:/[^/\s:'"()\[\]]*)?` +
 		`|(?i:[a-z]:\\(?:[^\\\s]+\\)*?(?:Temp|tmp)(?:\\[^\\\s:'"()\[\]]*)?)`)
 	// Go-style and unit-suffixed durations: 0.12s, 350ms, 1m30.5s, 2h0m0s, 12µs.
-	reDuration = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`)
-	reUUID     = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
-	reHex      = regexp.MustCompile(`\b(?:0[xX])?[0-9a-fA-F]{7,}\b`)
+	reDuration = lazyRegexp(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`)
+	reUUID     = lazyRegexp(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reHex      = lazyRegexp(`\b(?:0[xX])?[0-9a-fA-F]{7,}\b`)
 )
 
 // normalizeGateOutput rewrites output so that what varies between runs of the same failure
 // (timings, counters, addresses, hashes, temp directories, colours) does not.
 func normalizeGateOutput(s string) string {
-	s = reANSI.ReplaceAllString(s, "")
+	s = reANSI().ReplaceAllString(s, "")
 	if tmp := strings.TrimRight(os.TempDir(), `/\`); len(tmp) > 1 {
 		s = strings.ReplaceAll(s, tmp, "/tmp")
 	}
-	s = reTempPath.ReplaceAllString(s, "TMP")
-	s = reDuration.ReplaceAllString(s, "D")
-	s = reUUID.ReplaceAllString(s, "U")
-	s = reHex.ReplaceAllStringFunc(s, func(m string) string {
+	s = reTempPath().ReplaceAllString(s, "TMP")
+	s = reDuration().ReplaceAllString(s, "D")
+	s = reUUID().ReplaceAllString(s, "U")
+	s = reHex().ReplaceAllStringFunc(s, func(m string) string {
 		digits := strings.TrimPrefix(strings.TrimPrefix(m, "0x"), "0X")
 		if strings.ContainsAny(digits, "0123456789") && strings.ContainsAny(digits, "abcdefABCDEF") {
 			return "H"

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Signals is what an agent's last message says about completion.
@@ -33,10 +34,10 @@ type StatusBlock struct {
 }
 
 var (
-	promiseTag  = regexp.MustCompile(`<promise>([^<]*)</promise>`) // phrases hold no "<": the innermost tag counts
-	statusBlock = regexp.MustCompile(`(?s)---(LOOP_STATUS|RALPH_STATUS)---(.*?)---(END_STATUS|END_RALPH_STATUS)---`)
-	codeFence   = regexp.MustCompile("(?s)```.*?(```|$)|~~~.*?(~~~|$)")
-	inlineCode  = regexp.MustCompile("`[^`\n]*`")
+	promiseTag  = lazyRegexp(`<promise>([^<]*)</promise>`) // phrases hold no "<": the innermost tag counts
+	statusBlock = lazyRegexp(`(?s)---(LOOP_STATUS|RALPH_STATUS)---(.*?)---(END_STATUS|END_RALPH_STATUS)---`)
+	codeFence   = lazyRegexp("(?s)```.*?(```|$)|~~~.*?(~~~|$)")
+	inlineCode  = lazyRegexp("`[^`\n]*`")
 )
 
 // ParseSignals reads a message for the configured promises and markers (outside fenced and
@@ -44,7 +45,7 @@ var (
 func ParseSignals(msg string, promises, markers []string) Signals {
 	var s Signals
 	prose := stripCode(msg)
-	for _, m := range promiseTag.FindAllStringSubmatch(prose, -1) {
+	for _, m := range promiseTag().FindAllStringSubmatch(prose, -1) {
 		said := normalizeSpace(m[1])
 		for _, p := range promises {
 			if said == normalizeSpace(p) && said != "" {
@@ -57,7 +58,7 @@ func ParseSignals(msg string, promises, markers []string) Signals {
 			s.Marker = mk
 		}
 	}
-	if m := statusBlock.FindAllStringSubmatch(prose, -1); len(m) > 0 {
+	if m := statusBlock().FindAllStringSubmatch(prose, -1); len(m) > 0 {
 		s.Status = parseStatusBlock(m[len(m)-1][2])
 	}
 	return s
@@ -65,8 +66,8 @@ func ParseSignals(msg string, promises, markers []string) Signals {
 
 // stripCode blanks fenced code blocks and inline code spans.
 func stripCode(msg string) string {
-	msg = codeFence.ReplaceAllString(msg, " ")
-	return inlineCode.ReplaceAllString(msg, " ")
+	msg = codeFence().ReplaceAllString(msg, " ")
+	return inlineCode().ReplaceAllString(msg, " ")
 }
 
 func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -96,4 +97,10 @@ func parseStatusBlock(body string) *StatusBlock {
 		}
 	}
 	return b
+}
+
+// lazyRegexp compiles a pattern on first use: compiled at start-up, the loop package's
+// patterns cost every command (the hook's idle path included) a tenth of a millisecond.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

@@ -49,6 +49,7 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	defer cancel()
 	stop := loop.StopInput{Session: in.SessionID, Kind: "stop"}
 	stop.Message, stop.MessageKnown = lastMessage(in, io.Stderr)
+	stop.CountTokens = transcriptCounter(in.TranscriptPath)
 	res, err := store.Stop(ctx, name, stop)
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: loop %s: %v; letting the agent stop and pausing the loop\n", name, err)
@@ -62,6 +63,30 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 
 // stopDeadline is how long a stop may run gates: under the 600 s hook timeout install sets.
 const stopDeadline = 540 * time.Second
+
+// transcriptCounter counts the transcript's tokens from where the previous stop left off
+// (from the start when the transcript changed, e.g. a new session).
+func transcriptCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark, error) {
+	if path == "" {
+		return nil
+	}
+	return func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
+		mark := loop.TranscriptMark{Path: path}
+		if prev != nil {
+			mark.Tokens = prev.Tokens // tokens of earlier transcripts of this loop still count
+			if prev.Path == path {
+				mark.Offset, mark.LastID = prev.Offset, prev.LastID
+			}
+		}
+		u, next, last, err := UsageFrom(path, mark.Offset, mark.LastID)
+		if err != nil {
+			return nil, err
+		}
+		mark.Tokens += u.Total()
+		mark.Offset, mark.LastID = next, last
+		return &mark, nil
+	}
+}
 
 // lastMessage prefers the payload's message, else reads the transcript backwards.
 func lastMessage(in StopInput, stderr io.Writer) (string, bool) {

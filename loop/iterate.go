@@ -21,6 +21,9 @@ type StopInput struct {
 	Commands     []string
 	Kind         string // "stop" or "run"
 	Sequential   bool   // run gates one after another
+	// CountTokens, when set, advances a transcript mark (nil at first) to the end of the
+	// agent's transcript; it is called only for loops with a token budget.
+	CountTokens func(prev *TranscriptMark) (*TranscriptMark, error)
 }
 
 // StopResult is the outcome of one judged iteration.
@@ -61,6 +64,10 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	mark, err := countTokens(cfg, st, in)
+	if err != nil {
+		return nil, err
+	}
 	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
 	var out StopResult
 	_, err = s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
@@ -68,10 +75,17 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			out = *r
 			return nil, nil
 		}
+		tokens := in.Tokens
+		if mark != nil {
+			tokens = mark.Tokens
+		}
 		obs := Observation{At: s.Now().UTC(), Tree: snap.Tree.String(), Gates: results, Message: in.Message,
-			MessageKnown: in.MessageKnown, Tokens: in.Tokens, Touched: touched, Commands: in.Commands}
+			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: in.Commands}
 		v := Decide(cfg, st, obs)
 		next := v.State
+		if mark != nil {
+			next.Transcript = mark
+		}
 		if next.Session == "" {
 			next.Session = in.Session // the first stop claims an unbound loop
 		}
@@ -85,7 +99,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		rec := &Iteration{Number: next.Iteration, Kind: orDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
 			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
-			Tokens: in.Tokens, Session: in.Session, Duration: time.Since(began)}
+			Tokens: tokens, Session: in.Session, Duration: time.Since(began)}
 		out = StopResult{Verdict: v, State: &next, Iteration: rec}
 		subject := fmt.Sprintf("loop %s: iteration %d: %s", name, next.Iteration, v.Decision)
 		if v.Reason != "" {
@@ -106,6 +120,19 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		clearActive(s.Repo, name)
 	}
 	return &out, nil
+}
+
+// countTokens advances the loop's transcript mark when it has a token budget. A transcript
+// that cannot be read is an error: a budget that silently stopped counting would not hold.
+func countTokens(cfg *Config, st *State, in StopInput) (*TranscriptMark, error) {
+	if cfg.TokenBudget <= 0 || in.CountTokens == nil {
+		return nil, nil
+	}
+	mark, err := in.CountTokens(st.Transcript)
+	if err != nil {
+		return nil, fmt.Errorf("count tokens for the budget: %w", err)
+	}
+	return mark, nil
 }
 
 // notOurs answers for a loop this stop must leave alone: not active, or another session's.

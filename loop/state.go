@@ -30,6 +30,17 @@ type State struct {
 	StartedAt     time.Time `json:"started_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
 	Breakers      Breakers  `json:"breakers"`
+	// Transcript is how far the agent's transcript has been counted for the token budget.
+	Transcript *TranscriptMark `json:"transcript,omitempty"`
+}
+
+// TranscriptMark is the token count of a transcript up to an offset, so the next stop only
+// reads what was appended since.
+type TranscriptMark struct {
+	Path   string `json:"path"`
+	Offset int64  `json:"offset"`
+	LastID string `json:"last_id,omitempty"` // message id at the offset (its lines may continue)
+	Tokens int64  `json:"tokens"`
 }
 
 // check reports why st is not a complete state of loop name: every state git-loop writes

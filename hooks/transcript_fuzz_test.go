@@ -26,7 +26,7 @@ func fuzzSeeds(add func(data []byte)) {
 	add(random)
 	dir := os.Getenv("GITLOOP_TRANSCRIPTS")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus", "claude-transcripts")
+		dir = filepath.Join("..", "testdata", "transcripts")
 	}
 	for _, name := range []string{"short.jsonl", "tool_heavy.jsonl"} {
 		data, err := os.ReadFile(filepath.Join(dir, name))

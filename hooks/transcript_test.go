@@ -15,8 +15,8 @@ import (
 	"testing"
 )
 
-// The real Claude Code transcripts live outside the module, in the shared corpus; tests that
-// need them skip when it is absent. GITLOOP_TRANSCRIPTS points elsewhere.
+// The real Claude Code transcripts are in testdata/transcripts (MIT, from marot/spotter; see
+// the README and licence there). GITLOOP_TRANSCRIPTS points elsewhere.
 const bigTranscript = "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 
 var corpusFiles = []string{"short.jsonl", "tool_heavy.jsonl", "subagent.jsonl", bigTranscript}
@@ -25,10 +25,10 @@ func corpusDir(tb testing.TB) string {
 	tb.Helper()
 	dir := os.Getenv("GITLOOP_TRANSCRIPTS")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus", "claude-transcripts")
+		dir = filepath.Join("..", "testdata", "transcripts")
 	}
 	if _, err := os.Stat(filepath.Join(dir, bigTranscript)); err != nil {
-		tb.Skipf("transcript corpus not found (set GITLOOP_TRANSCRIPTS): %v", err)
+		tb.Fatalf("transcript corpus not found (set GITLOOP_TRANSCRIPTS): %v", err)
 	}
 	return dir
 }

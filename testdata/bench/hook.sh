@@ -7,7 +7,7 @@
 set -euo pipefail
 rounds=${1:-21}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-corpus=$root/../shared/corpus/claude-transcripts/4d5611e5-241a-462a-8d15-5122611a9569.jsonl
+corpus=$root/testdata/transcripts/4d5611e5-241a-462a-8d15-5122611a9569.jsonl
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd "$root" && go build -o "$work/bin/git-loop" .)

@@ -195,15 +195,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]",
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, jsonFlag},
 			Action: func(c *cli.Context) error {
-				name, err := oneName(c)
-				if err != nil {
-					return err
-				}
-				return withStore(func(s *loop.Store) error {
-					name, err := s.Resolve(name)
-					if err != nil {
-						return err
-					}
+				return withLoop(c, func(s *loop.Store, name string) error {
 					results, err := s.Check(c.Context, name, c.Bool("sequential"))
 					if err != nil {
 						return err
@@ -248,15 +240,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]",
 			Flags: []cli.Flag{jsonFlag},
 			Action: func(c *cli.Context) error {
-				name, err := oneName(c)
-				if err != nil {
-					return err
-				}
-				return withStore(func(s *loop.Store) error {
-					name, err := s.Resolve(name)
-					if err != nil {
-						return err
-					}
+				return withLoop(c, func(s *loop.Store, name string) error {
 					st, rec, err := s.Checkpoint(name)
 					if err != nil {
 						return err
@@ -272,15 +256,7 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
 		Action: func(c *cli.Context) error {
-			name, err := oneName(c)
-			if err != nil {
-				return err
-			}
-			return withStore(func(s *loop.Store) error {
-				name, err := s.Resolve(name)
-				if err != nil {
-					return err
-				}
+			return withLoop(c, func(s *loop.Store, name string) error {
 				st, err := s.SetStatus(name, t)
 				if err != nil {
 					return err
@@ -342,6 +318,21 @@ func oneName(c *cli.Context) (string, error) {
 		return "", usageError{msg: "the loop name is empty; give a name, or none to use the default"}
 	}
 	return c.Args().First(), nil
+}
+
+// withLoop runs fn on the loop named by the optional NAME argument, or this worktree's.
+func withLoop(c *cli.Context, fn func(s *loop.Store, name string) error) error {
+	name, err := oneName(c)
+	if err != nil {
+		return err
+	}
+	return withStore(func(s *loop.Store) error {
+		name, err := s.Resolve(name)
+		if err != nil {
+			return err
+		}
+		return fn(s, name)
+	})
 }
 
 // withStore opens the repository of the current directory and runs fn on its loop store.

@@ -30,17 +30,12 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	if subagent {
 		return 0
 	}
-	dir := in.Cwd
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	name, err := loop.ActiveAt(dir)
-	if err != nil || name == "" {
-		return 0
-	}
-	store, err := loop.OpenStore(dir)
+	store, name, err := activeLoop(in.Cwd)
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: %v; letting the agent stop\n", err)
+		return 0
+	}
+	if store == nil {
 		return 0
 	}
 	// Claude Code kills a Stop hook after its timeout (600 s as installed) and lets the agent
@@ -123,16 +118,8 @@ func ClaudeSessionStart(io Streams) int {
 		fmt.Fprintf(io.Stderr, "git-loop: hook claude session-start: %v\n", err)
 		return 0
 	}
-	dir := in.Cwd
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	name, err := loop.ActiveAt(dir)
-	if err != nil || name == "" {
-		return 0
-	}
-	store, err := loop.OpenStore(dir)
-	if err != nil {
+	store, name, err := activeLoop(in.Cwd)
+	if err != nil || store == nil {
 		return 0
 	}
 	text, err := store.Briefing(name)
@@ -142,4 +129,21 @@ func ClaudeSessionStart(io Streams) int {
 	}
 	WriteSessionContext(io.Stdout, text)
 	return 0
+}
+
+// activeLoop finds the loop active in the worktree of cwd (the process's directory when
+// empty): a nil store when there is none, after reading only the pointer file.
+func activeLoop(cwd string) (*loop.Store, string, error) {
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	name, err := loop.ActiveAt(cwd)
+	if err != nil || name == "" {
+		return nil, "", nil
+	}
+	store, err := loop.OpenStore(cwd)
+	if err != nil {
+		return nil, "", err
+	}
+	return store, name, nil
 }

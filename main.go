@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -44,7 +46,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
 	args, err := flagsFirst(app.Commands, args)
 	if err == nil {
-		err = app.Run(args)
+		ctx, stop := interruptible()
+		defer stop()
+		err = app.RunContext(ctx, args)
 	}
 	if err == nil {
 		return exitOK
@@ -64,7 +68,15 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "git-loop: usage: git loop hook AGENT EVENT (e.g. git loop hook claude stop)")
 		return exitOK // never trap an agent over a configuration mistake
 	}
-	return hooks.Run(context.Background(), args[0], args[1], hooks.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	ctx, stop := interruptible()
+	defer stop()
+	return hooks.Run(ctx, args[0], args[1], hooks.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+}
+
+// interruptible is a context cancelled by SIGINT or SIGTERM (an agent killing its hook, or
+// Ctrl-C), so running gates' process groups are killed instead of outliving git-loop.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // exitCode maps an error to the documented exit code.
@@ -253,11 +265,15 @@ func commands(out, errOut io.Writer) []*cli.Command {
 }
 
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
+	flags := []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}
+	if t == loop.Resume {
+		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"})
+	}
 	return &cli.Command{
-		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags,
 		Action: func(c *cli.Context) error {
 			return withLoop(c, func(s *loop.Store, name string) error {
-				st, err := s.SetStatus(name, t)
+				st, err := s.SetStatusWith(name, t, c.Int("max-iterations"))
 				if err != nil {
 					return err
 				}

@@ -13,7 +13,7 @@ func (s *Store) Briefing(name string) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "git-loop: loop %q is %s in this worktree, iteration %s.\n", name, st.Status, formatIteration(st.Iteration, cfg.MaxIterations))
+	fmt.Fprintf(&b, "git-loop: loop %q is %s in this worktree, iteration %s.\n", name, st.Status, formatIteration(st.Iteration, st.MaxIterations))
 	fmt.Fprintf(&b, "Task:\n%s\n", strings.TrimSpace(cfg.Prompt))
 	if st.Breakers.LastUnmet != "" {
 		fmt.Fprintf(&b, "Unmet at the last stop: %s.\n", st.Breakers.LastUnmet)

@@ -83,14 +83,14 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	if reason := next.Breakers.observe(cfg, st.Tree, next.Iteration, obs, unmet, failing, layer); reason != "" {
 		return v.pause(cfg, next, reason)
 	}
-	if cfg.MaxIterations > 0 && next.Iteration >= cfg.MaxIterations {
-		return v.pause(cfg, next, fmt.Sprintf("max iterations reached (%d) with %s unmet", cfg.MaxIterations, strings.Join(unmet, ", ")))
+	if next.MaxIterations > 0 && next.Iteration >= next.MaxIterations {
+		return v.pause(cfg, next, fmt.Sprintf("max iterations reached (%d) with %s unmet; to go on, resume with a higher limit: `git loop resume %s --max-iterations %d`", next.MaxIterations, strings.Join(unmet, ", "), cfg.Name, next.MaxIterations*2))
 	}
 	v.Decision, v.State = DecideContinue, next
 	v.Reason = "unmet: " + strings.Join(unmet, ", ")
 	v.State.Reason = v.Reason
 	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, sig)
-	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, formatIteration(next.Iteration, cfg.MaxIterations), v.Reason)
+	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, formatIteration(next.Iteration, next.MaxIterations), v.Reason)
 	return v
 }
 
@@ -105,8 +105,8 @@ func (v Verdict) pause(cfg *Config, next State, reason string) Verdict {
 
 // hardLimit checks iterations, wall clock and token budget.
 func hardLimit(cfg *Config, next *State, obs Observation) string {
-	if cfg.MaxIterations > 0 && next.Iteration > cfg.MaxIterations {
-		return fmt.Sprintf("max iterations exceeded (%d)", cfg.MaxIterations)
+	if next.MaxIterations > 0 && next.Iteration > next.MaxIterations {
+		return fmt.Sprintf("max iterations exceeded (%d)", next.MaxIterations)
 	}
 	if d, err := time.ParseDuration(cfg.MaxDuration); err == nil && d > 0 && obs.At.Sub(next.StartedAt) > d {
 		return fmt.Sprintf("wall-clock limit reached (%s)", cfg.MaxDuration)

@@ -169,7 +169,7 @@ func TestDecideProperties(t *testing.T) {
 				c.Criteria = []Criterion{{Name: "docs", Verify: []string{VerifyObservation, VerifyAssumption}[rng.Intn(2)]}}
 			}
 		})
-		st := testState(nil)
+		st := testState(func(s *State) { s.MaxIterations = cfg.MaxIterations })
 		trees := []string{"tree0", "a", "b", "c", "d"}
 		for i := 0; ; i++ {
 			if i > cfg.MaxIterations {

@@ -401,6 +401,14 @@ var ErrNoChange = errors.New("nothing to change")
 // SetStatus applies a pause, resume or cancel. Loop state is never deleted: cancel records
 // status cancelled and frees the worktree for a new loop.
 func (s *Store) SetStatus(name string, t Transition) (*State, error) {
+	return s.SetStatusWith(name, t, 0)
+}
+
+// SetStatusWith is SetStatus where a resume may also raise the iteration limit to newMax
+// (0 keeps it). Resuming resets the circuit breakers' counters: a person looked, so the
+// same failure or a quiet stretch starts counting afresh. A loop that used all its
+// iterations resumes only with a higher limit.
+func (s *Store) SetStatusWith(name string, t Transition, newMax int) (*State, error) {
 	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
 		want, err := targetStatus(name, st, t)
 		if err != nil {
@@ -408,6 +416,12 @@ func (s *Store) SetStatus(name string, t Transition) (*State, error) {
 		}
 		next := *st
 		next.Status, next.UpdatedAt = want, s.Now().UTC()
+		if t == Resume {
+			if err := raiseLimit(name, &next, newMax); err != nil {
+				return nil, err
+			}
+			next.Breakers = Breakers{Trees: st.Breakers.Trees}
+		}
 		next.Reason = map[Transition]string{Pause: "paused by user", Resume: "resumed by user", Cancel: "cancelled by user"}[t]
 		snap, _ := gitstore.ParseHash(st.Snapshot)
 		ch := &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: %s", name, next.Reason), decision: decisionOf(t)}
@@ -429,6 +443,20 @@ func (s *Store) SetStatus(name string, t Transition) (*State, error) {
 		clearActive(s.Repo, name)
 	}
 	return st, nil
+}
+
+// raiseLimit applies a resume's new iteration limit, which must leave room to go on.
+func raiseLimit(name string, next *State, newMax int) error {
+	if newMax > 0 {
+		if newMax <= next.Iteration {
+			return fmt.Errorf("%w: --max-iterations %d: loop %q is at iteration %d already; give a higher limit", ErrConfig, newMax, name, next.Iteration)
+		}
+		next.MaxIterations = newMax
+	}
+	if next.MaxIterations > 0 && next.Iteration >= next.MaxIterations {
+		return fmt.Errorf("%w: loop %q has used all %d iterations; resume with a higher limit: `git loop resume %s --max-iterations %d`", ErrLimit, name, next.MaxIterations, name, next.MaxIterations*2)
+	}
+	return nil
 }
 
 func decisionOf(t Transition) string {

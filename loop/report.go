@@ -78,7 +78,7 @@ type Step struct {
 func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
 	r := Report{Loop: st.Name, Status: st.Status, Reason: st.Reason, Task: strings.TrimSpace(cfg.Prompt),
 		Execution: Execution{StartedAt: st.StartedAt, EndedAt: st.UpdatedAt, Seconds: st.UpdatedAt.Sub(st.StartedAt).Seconds(),
-			Iterations: st.Iteration, MaxIterations: cfg.MaxIterations},
+			Iterations: st.Iteration, MaxIterations: st.MaxIterations},
 		Defects: Defects{Found: map[string]int{}, Resolved: map[string]int{}}, Rework: []ReworkEvent{}, Timeline: []Step{}}
 	layers := make([]LayerReport, len(cfg.Gates))
 	for i, g := range cfg.Gates {

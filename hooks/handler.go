@@ -48,9 +48,13 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	res, err := store.Stop(ctx, name, stop)
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: loop %s: %v; letting the agent stop and pausing the loop\n", name, err)
+		paused := "paused"
 		if perr := store.PauseForError(name, err); perr != nil {
 			fmt.Fprintf(io.Stderr, "git-loop: could not record the pause either: %v\n", perr)
+			paused = "not enforcing"
 		}
+		// Claude Code hides stderr when a hook exits 0: tell the person in the transcript.
+		writeSystemMessage(io.Stdout, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
 		return 0
 	}
 	return answerStop(io.Stdout, res.Verdict)
@@ -105,9 +109,16 @@ func answerStop(w io.Writer, v loop.Verdict) int {
 	case loop.DecideContinue:
 		WriteBlock(w, v.ForAgent, v.ForUser)
 	case loop.DecideComplete, loop.DecidePause:
-		json.NewEncoder(w).Encode(map[string]string{"systemMessage": v.ForUser})
+		writeSystemMessage(w, v.ForUser)
 	}
 	return 0
+}
+
+// writeSystemMessage prints an answer that lets the agent stop and shows text to the user.
+func writeSystemMessage(w io.Writer, text string) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(map[string]string{"systemMessage": text})
 }
 
 // ClaudeSessionStart answers SessionStart (startup, resume, compact) with context about the
@@ -122,7 +133,7 @@ func ClaudeSessionStart(io Streams) int {
 	if err != nil || store == nil {
 		return 0
 	}
-	text, err := store.Briefing(name)
+	text, err := store.Briefing(name, in.SessionID)
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook claude session-start: %v\n", err)
 		return 0

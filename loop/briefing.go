@@ -5,15 +5,24 @@ import (
 	"strings"
 )
 
-// Briefing describes an active loop for an agent session that starts, resumes or was
-// compacted: the task, where the loop stands, what is unmet and what completes it.
-func (s *Store) Briefing(name string) (string, error) {
+// Briefing describes a loop for an agent session that starts, resumes or was compacted: the
+// task, where the loop stands, what is unmet and what completes it. It says so when this
+// session's stops are not held (the loop is paused, or bound to another session).
+func (s *Store) Briefing(name, session string) (string, error) {
 	st, cfg, err := s.Status(name)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "git-loop: loop %q is %s in this worktree, iteration %s.\n", name, st.Status, formatIteration(st.Iteration, st.MaxIterations))
+	switch {
+	case st.Status != StatusActive:
+		fmt.Fprintf(&b, "Its stops are not held while it is %s (%s); a person resumes it with `git loop resume %s`.\n", st.Status, st.Reason, name)
+		return b.String(), nil
+	case st.Session != "" && session != "" && st.Session != session:
+		fmt.Fprintf(&b, "It belongs to another agent session (%s); this session's stops are not held.\n", st.Session)
+		return b.String(), nil
+	}
 	fmt.Fprintf(&b, "Task:\n%s\n", strings.TrimSpace(cfg.Prompt))
 	if st.Breakers.LastUnmet != "" {
 		fmt.Fprintf(&b, "Unmet at the last stop: %s.\n", st.Breakers.LastUnmet)

@@ -10,20 +10,18 @@ const tailLines = 40
 
 // continuation is the message that sends the agent back: the original task, where the loop
 // stands, the layer to rework with the tail of its output, and what would complete the loop.
-func continuation(cfg *Config, next State, obs Observation, unmet []string, failing []GateResult, layer string, sig Signals) string {
+func continuation(cfg *Config, next State, obs Observation, unmet []string, failing []GateResult, layer string, evidence GateResult, sig Signals) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(cfg.Prompt))
 	fmt.Fprintf(&b, "\n\n---\ngit-loop: iteration %s. Not done yet: %s.\n", formatIteration(next.Iteration, next.MaxIterations), strings.Join(unmet, ", "))
 	if sig.Exit() && len(failing) > 0 {
-		fmt.Fprintf(&b, "You signalled completion, but %s does not pass; the loop goes on until it does.\n", failing[0].Name)
+		fmt.Fprintf(&b, "You signalled completion, but %s not pass; the loop goes on until they do.\n", gateList(failing))
 	}
-	if g, ok := gateNamed(failing, layer); ok {
-		fmt.Fprintf(&b, "\nRework layer %d, gate %q (%s, exit %d). The end of its output:\n\n```\n%s\n```\n", g.Layer, g.Name, g.Status, g.ExitCode, lastLines(g.Tail, tailLines))
-	} else if layer != "" {
-		fmt.Fprintf(&b, "\nRework layer %q (a routing rule sends this failure there).\n", layer)
-		if len(failing) > 0 {
-			fmt.Fprintf(&b, "The failing gate is %q; the end of its output:\n\n```\n%s\n```\n", failing[0].Name, lastLines(failing[0].Tail, tailLines))
-		}
+	switch {
+	case layer != "" && evidence.Name == layer:
+		fmt.Fprintf(&b, "\nRework layer %d, gate %q (%s, exit %d). The end of its output:\n\n%s\n", evidence.Layer, evidence.Name, evidence.Status, evidence.ExitCode, fence(lastLines(evidence.Tail, tailLines)))
+	case layer != "":
+		fmt.Fprintf(&b, "\nRework layer %q: a routing rule sends this failure there. The output of gate %q that matched:\n\n%s\n", layer, evidence.Name, fence(lastLines(evidence.Tail, tailLines)))
 	}
 	fmt.Fprintf(&b, "\nThe loop completes when %s.", completionTerms(cfg))
 	if !obs.MessageKnown && needsSignal(cfg) {
@@ -33,13 +31,32 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	return b.String()
 }
 
-func gateNamed(gs []GateResult, name string) (GateResult, bool) {
-	for _, g := range gs {
-		if g.Name == name {
-			return g, true
+// gateList names failing gates: "build does" or "build and test do".
+func gateList(gs []GateResult) string {
+	names := make([]string, len(gs))
+	for i, g := range gs {
+		names[i] = g.Name
+	}
+	if len(names) == 1 {
+		return names[0] + " does"
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " do"
+}
+
+// fence wraps output in a code fence longer than any backtick run inside it, so gate output
+// containing ``` cannot break out of the block.
+func fence(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
 		}
 	}
-	return GateResult{}, false
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + "\n" + s + "\n" + f
 }
 
 func needsSignal(cfg *Config) bool { return cfg.Exit == ExitBoth || cfg.Exit == ExitPromise }

@@ -72,13 +72,18 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	}
 	unmet, failing := judge(cfg, obs, sig)
 	v.Unmet = unmet
+	for _, g := range failing {
+		if g.Status == GateBlocked { // exit 2: the gate says a person must act
+			return v.pause(cfg, next, fmt.Sprintf("gate %s is blocked and needs a person: %s", g.Name, firstLine(strings.TrimSpace(lastLines(g.Tail, 1)))))
+		}
+	}
 	if len(unmet) == 0 {
 		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, sig), next
 		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
 		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
 		return v
 	}
-	layer := route(cfg, failing)
+	layer, evidence := route(cfg, failing)
 	v.Layer = layer
 	if reason := next.Breakers.observe(cfg, st.Tree, next.Iteration, obs, unmet, failing, layer); reason != "" {
 		return v.pause(cfg, next, reason)
@@ -89,7 +94,7 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	v.Decision, v.State = DecideContinue, next
 	v.Reason = "unmet: " + strings.Join(unmet, ", ")
 	v.State.Reason = v.Reason
-	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, sig)
+	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, evidence, sig)
 	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, formatIteration(next.Iteration, next.MaxIterations), v.Reason)
 	return v
 }
@@ -180,6 +185,9 @@ func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing [
 	case ExitEither:
 		needSignal = !allPass || len(cfg.Gates) == 0
 	}
+	if !obs.MessageKnown && len(cfg.Gates) > 0 {
+		needSignal = false // the protocol delivers no message: the gates decide, as the agent is told
+	}
 	if needSignal && !sig.Exit() {
 		unmet = append(unmet, "exit signal")
 	}
@@ -212,11 +220,11 @@ func completionReason(cfg *Config, sig Signals) string {
 	return strings.Join(parts, " and ")
 }
 
-// route picks the layer to rework: a route whose pattern matches a failing gate's output,
-// else the first failing layer.
-func route(cfg *Config, failing []GateResult) string {
+// route picks the layer to rework and the failure that shows why: a route whose pattern
+// matches a failing gate's output (that gate is the evidence), else the first failing layer.
+func route(cfg *Config, failing []GateResult) (string, GateResult) {
 	if len(failing) == 0 {
-		return ""
+		return "", GateResult{}
 	}
 	for _, r := range cfg.Routes {
 		re, err := regexp.Compile(r.Pattern)
@@ -225,11 +233,11 @@ func route(cfg *Config, failing []GateResult) string {
 		}
 		for _, g := range failing {
 			if re.MatchString(g.Tail) {
-				return r.Layer
+				return r.Layer, g
 			}
 		}
 	}
 	sorted := append([]GateResult(nil), failing...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Layer < sorted[j].Layer })
-	return sorted[0].Name
+	return sorted[0].Name, sorted[0]
 }

@@ -59,7 +59,9 @@ func TestDecide(t *testing.T) {
 		{"complete: gates pass and promise", nil, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "all gates pass and promise"},
 		{"skip counts as not failing", nil, nil, obs("t1", done, gates(GatePass, GateSkip)), DecideComplete, "all gates pass"},
 		{"false claim: promise but a gate fails", nil, nil, obs("t1", done, gates(GatePass, GateFail)), DecideContinue, "gate test"},
-		{"blocked gate is unmet", nil, nil, obs("t1", done, gates(GateBlocked, GatePass)), DecideContinue, "gate build"},
+		{"blocked gate pauses for a person", nil, nil, obs("t1", done, gates(GateBlocked, GatePass)), DecidePause, "gate build is blocked"},
+		{"no message: the gates decide", nil, nil, func() Observation { o := obs("t1", "", gates(GatePass, GatePass)); o.MessageKnown = false; return o }(), DecideComplete, "all gates pass"},
+		{"no message and no gates: cannot complete", func(c *Config) { c.Gates = nil; c.Exit = ExitPromise }, nil, func() Observation { o := obs("t1", "", nil); o.MessageKnown = false; return o }(), DecideContinue, "exit signal"},
 		{"gates pass, no promise", nil, nil, obs("t1", "I think it works", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
 		{"promise in a code block does not count", nil, nil, obs("t1", "```\n<promise>DONE</promise>\n```", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
 		{"policy gates needs no promise", func(c *Config) { c.Exit = ExitGates }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
@@ -118,7 +120,7 @@ func TestDecideRouting(t *testing.T) {
 	if v.Layer != "build" || v.State.Breakers.Rework["build"] != 1 {
 		t.Fatalf("routed to %q, rework %v; want build, 1", v.Layer, v.State.Breakers.Rework)
 	}
-	if !strings.Contains(v.ForAgent, `Rework layer "build"`) || !strings.Contains(v.ForAgent, "unwrap_used") {
+	if !strings.Contains(v.ForAgent, `Rework layer "build"`) || !strings.Contains(v.ForAgent, `gate "test" that matched`) || !strings.Contains(v.ForAgent, "unwrap_used") {
 		t.Errorf("continuation does not name the routed layer and output:\n%s", v.ForAgent)
 	}
 }
@@ -136,6 +138,16 @@ func TestContinuationMessage(t *testing.T) {
 	}
 	if strings.Count(v.ForAgent, "noise") > tailLines {
 		t.Errorf("continuation carries more than %d lines of output", tailLines)
+	}
+}
+
+// TestContinuationFencesOutput: gate output holding ``` stays inside the message's code block.
+func TestContinuationFencesOutput(t *testing.T) {
+	g := gates(GatePass, GateFail)
+	g[1].Tail = "```\nbroken out\n```"
+	v := Decide(testConfig(nil), testState(nil), obs("t1", "", g))
+	if !strings.Contains(v.ForAgent, "````\n```\nbroken out\n```\n````") {
+		t.Errorf("output not fenced with a longer fence:\n%s", v.ForAgent)
 	}
 }
 

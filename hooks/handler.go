@@ -45,6 +45,7 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	stop := loop.StopInput{Session: in.SessionID, Kind: "stop"}
 	stop.Message, stop.MessageKnown = lastMessage(in, io.Stderr)
 	stop.CountTokens = transcriptCounter(in.TranscriptPath)
+	stop.ReadCommands = commandReader(in.TranscriptPath)
 	res, err := store.Stop(ctx, name, stop)
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: loop %s: %v; letting the agent stop and pausing the loop\n", name, err)
@@ -84,6 +85,25 @@ func transcriptCounter(path string) func(*loop.TranscriptMark) (*loop.Transcript
 		mark.Tokens += u.Total()
 		mark.Offset, mark.LastID = next, last
 		return &mark, nil
+	}
+}
+
+// commandReader reads the agent's shell commands from where the previous stop left off (from
+// the start of a transcript the loop has not read before).
+func commandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
+	if path == "" {
+		return nil
+	}
+	return func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
+		from := int64(0)
+		if prev != nil && prev.Path == path {
+			from = prev.Offset
+		}
+		cmds, next, err := CommandsFrom(path, from)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cmds, &loop.TranscriptMark{Path: path, Offset: next}, nil
 	}
 }
 

@@ -37,7 +37,7 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 		fmt.Fprintf(w, "%d %-8s %-7s %8s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond))
 	}
 	for _, g := range results {
-		if g.Status != GatePass && g.Status != GateSkip {
+		if g.Failed() {
 			fmt.Fprintf(w, "\n--- %s (%s, exit %d):\n%s\n", g.Name, g.Status, g.ExitCode, strings.TrimRight(lastLines(g.Tail, tailLines), "\n"))
 		}
 	}
@@ -47,7 +47,7 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 // AllPass reports whether no gate failed (skips count as passing).
 func AllPass(results []GateResult) bool {
 	for _, g := range results {
-		if g.Status != GatePass && g.Status != GateSkip {
+		if g.Failed() {
 			return false
 		}
 	}

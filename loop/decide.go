@@ -155,18 +155,13 @@ func globMatch(glob, p string) bool {
 	return ok
 }
 
-// failed reports whether a gate result blocks completion.
-func failed(g GateResult) bool {
-	return g.Status != GatePass && g.Status != GateSkip
-}
-
 // judge lists what is unmet: failing gates (by name), required gates that did not pass,
 // criteria not verified, and the exit signal when the policy needs one. Whatever the policy,
 // a failing gate keeps the loop going: the agent cannot talk its way out.
 func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing []GateResult) {
 	passed := map[string]bool{}
 	for _, g := range obs.Gates {
-		if failed(g) {
+		if g.Failed() {
 			failing = append(failing, g)
 			unmet = append(unmet, "gate "+g.Name)
 		}

@@ -71,6 +71,9 @@ type GateResult struct {
 // Passed reports whether the gate passed.
 func (r GateResult) Passed() bool { return r.Status == GatePass }
 
+// Failed reports whether the result blocks completion: anything but pass or skip.
+func (r GateResult) Failed() bool { return r.Status != GatePass && r.Status != GateSkip }
+
 // RunOptions controls RunGates.
 type RunOptions struct {
 	// Dir is the directory gates run in (the worktree).
@@ -111,7 +114,7 @@ func RunGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
 				continue
 			}
 			results[i] = runGate(ctx, g, i+1, opts)
-			stopped = results[i].Status != GatePass && results[i].Status != GateSkip
+			stopped = results[i].Failed()
 		}
 		return results
 	}

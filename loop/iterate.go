@@ -24,6 +24,9 @@ type StopInput struct {
 	// CountTokens, when set, advances a transcript mark (nil at first) to the end of the
 	// agent's transcript; it is called only for loops with a token budget.
 	CountTokens func(prev *TranscriptMark) (*TranscriptMark, error)
+	// ReadCommands, when set, returns the commands the agent ran since a mark (nil at first)
+	// and the new mark; it is called only for loops with must-not commands.
+	ReadCommands func(prev *TranscriptMark) ([]string, *TranscriptMark, error)
 }
 
 // StopResult is the outcome of one judged iteration.
@@ -68,6 +71,14 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	commands, cmdMark := in.Commands, (*TranscriptMark)(nil)
+	if len(cfg.MustNot) > 0 && in.ReadCommands != nil {
+		var ran []string
+		if ran, cmdMark, err = in.ReadCommands(st.Commands); err != nil {
+			return nil, fmt.Errorf("read the agent's commands for must-not rules: %w", err)
+		}
+		commands = append(commands, ran...)
+	}
 	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
 	var out StopResult
 	_, err = s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
@@ -80,11 +91,14 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			tokens = mark.Tokens
 		}
 		obs := Observation{At: s.Now().UTC(), Tree: snap.Tree.String(), Gates: results, Message: in.Message,
-			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: in.Commands}
+			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands}
 		v := Decide(cfg, st, obs)
 		next := v.State
 		if mark != nil {
 			next.Transcript = mark
+		}
+		if cmdMark != nil {
+			next.Commands = cmdMark
 		}
 		if next.Session == "" {
 			next.Session = in.Session // the first stop claims an unbound loop
@@ -95,7 +109,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		if err != nil {
 			return nil, err
 		}
-		next.Snapshot = snapCommit.String()
+		next.Snapshot, next.JudgedTree = snapCommit.String(), obs.Tree
 		rec := &Iteration{Number: next.Iteration, Kind: orDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
 			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
@@ -163,7 +177,11 @@ func (s *Store) touched(cfg *Config, st *State, tree gitstore.Hash) ([]string, e
 	if len(cfg.Irreversible) == 0 {
 		return nil, nil
 	}
-	prev, err := gitstore.ParseHash(st.Tree)
+	base := st.JudgedTree // checkpoints in between must not hide a change
+	if base == "" {
+		base = st.Tree
+	}
+	prev, err := gitstore.ParseHash(base)
 	if err != nil {
 		return nil, fmt.Errorf("%w: loop %q has no previous tree: %v", ErrCorrupt, st.Name, err)
 	}

@@ -96,7 +96,7 @@ func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
 				l := &layers[g.Layer-1]
 				l.Attempts++
 				l.Final = g.Status
-				if g.Status != GatePass && g.Status != GateSkip {
+				if g.Failed() {
 					l.Failures++
 					if key := g.Name + g.Fingerprint; !seen[key] {
 						seen[key] = true

@@ -36,8 +36,7 @@ type StatusBlock struct {
 var (
 	promiseTag  = lazyRegexp(`<promise>([^<]*)</promise>`) // phrases hold no "<": the innermost tag counts
 	statusBlock = lazyRegexp(`(?s)---(LOOP_STATUS|RALPH_STATUS)---(.*?)---(END_STATUS|END_RALPH_STATUS)---`)
-	codeFence   = lazyRegexp("(?s)```.*?(```|$)|~~~.*?(~~~|$)")
-	inlineCode  = lazyRegexp("`[^`\n]*`")
+	htmlComment = lazyRegexp(`(?s)<!--.*?-->`)
 )
 
 // ParseSignals reads a message for the configured promises and markers (outside fenced and
@@ -64,10 +63,93 @@ func ParseSignals(msg string, promises, markers []string) Signals {
 	return s
 }
 
-// stripCode blanks fenced code blocks and inline code spans.
+// stripCode blanks what Markdown shows as code, and HTML comments, so a phrase quoted there
+// does not count: fenced blocks (``` or ~~~, any length, closed by a fence at least as
+// long; unclosed runs to the end), indented blocks, and inline spans of any backtick count
+// (a run with no closing run of the same length is plain text, as in CommonMark).
 func stripCode(msg string) string {
-	msg = codeFence().ReplaceAllString(msg, " ")
-	return inlineCode().ReplaceAllString(msg, " ")
+	msg = htmlComment().ReplaceAllString(msg, " ")
+	return stripInlineCode(stripCodeBlocks(msg))
+}
+
+// stripCodeBlocks blanks fenced and indented code blocks, line by line.
+func stripCodeBlocks(msg string) string {
+	lines := strings.Split(msg, "\n")
+	fenceChar, fenceLen := byte(0), 0
+	prevBlank, inIndented := true, false
+	for i, line := range lines {
+		trimmed := strings.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		switch {
+		case fenceLen > 0:
+			if indent <= 3 && fenceRun(trimmed, fenceChar) >= fenceLen && strings.TrimSpace(strings.TrimLeft(trimmed, string(fenceChar))) == "" {
+				fenceLen = 0
+			}
+			lines[i] = ""
+			continue
+		case indent <= 3 && (fenceRun(trimmed, '`') >= 3 || fenceRun(trimmed, '~') >= 3):
+			fenceChar = trimmed[0]
+			fenceLen = fenceRun(trimmed, fenceChar)
+			lines[i] = ""
+			continue
+		}
+		blank := strings.TrimSpace(line) == ""
+		indented := !blank && (indent >= 4 || strings.HasPrefix(line, "\t"))
+		if indented && (prevBlank || inIndented) {
+			lines[i], inIndented = "", true
+		} else if !blank {
+			inIndented = false
+		}
+		prevBlank = blank
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fenceRun counts the leading run of c in s.
+func fenceRun(s string, c byte) int {
+	n := 0
+	for n < len(s) && s[n] == c {
+		n++
+	}
+	return n
+}
+
+// stripInlineCode blanks inline code spans: a run of n backticks up to the next run of
+// exactly n backticks.
+func stripInlineCode(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		n := fenceRun(s[i:], '`')
+		if end := closingRun(s, i+n, n); end >= 0 {
+			b.WriteByte(' ')
+			i = end + n
+			continue
+		}
+		b.WriteString(s[i : i+n]) // unmatched: literal backticks
+		i += n
+	}
+	return b.String()
+}
+
+// closingRun finds the next run of exactly n backticks at or after from, or -1.
+func closingRun(s string, from, n int) int {
+	for j := from; j < len(s); {
+		if s[j] != '`' {
+			j++
+			continue
+		}
+		run := fenceRun(s[j:], '`')
+		if run == n {
+			return j
+		}
+		j += run
+	}
+	return -1
 }
 
 func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

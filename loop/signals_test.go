@@ -29,6 +29,16 @@ func TestParseSignals(t *testing.T) {
 		{"status exit false", "---LOOP_STATUS---\nEXIT_SIGNAL: false\n---END_STATUS---", "", "", false, true},
 		{"ralph status", "---RALPH_STATUS---\nEXIT_SIGNAL: TRUE\n---END_RALPH_STATUS---", "", "", true, true},
 		{"nothing", "I fixed the bug.", "", "", false, false},
+		{"double-backtick span", "Say ``<promise>DONE</promise>`` at the end", "", "", false, false},
+		{"span across lines", "I will write `the\n<promise>DONE</promise>` tag", "", "", false, false},
+		{"indented code block", "Example:\n\n    <promise>DONE</promise>\n", "", "", false, false},
+		{"four-backtick fence around a three", "````\n```\n````\n", "", "", false, false},
+		{"inside a 4-backtick fence holding ```", "````md\n```\n<promise>DONE</promise>\n```\n````", "", "", false, false},
+		{"html comment", "<!-- <promise>DONE</promise> -->", "", "", false, false},
+		{"stray triple backticks in prose", "I used ``` in a sentence.\n<promise>DONE</promise>", "DONE", "", true, false},
+		{"promise after a closed fence", "```\ncode\n```\n<promise>DONE</promise>", "DONE", "", true, false},
+		{"unmatched single backtick", "it`s done\n<promise>DONE</promise>", "DONE", "", true, false},
+		{"status block in indented code", "Format:\n\n    ---LOOP_STATUS---\n    EXIT_SIGNAL: true\n    ---END_STATUS---\n", "", "", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,20 +18,25 @@ const (
 
 // State is a loop's current state, stored as state.json and read on every hook call.
 type State struct {
-	Name          string    `json:"name"`
-	Status        string    `json:"status"`
-	Iteration     int       `json:"iteration"`
-	MaxIterations int       `json:"max_iterations"`
-	Session       string    `json:"session"`
-	Worktree      string    `json:"worktree"`
-	Reason        string    `json:"reason"`
-	Snapshot      string    `json:"snapshot"` // the latest snapshot commit
-	Tree          string    `json:"tree"`     // its tree
-	StartedAt     time.Time `json:"started_at"`
-	UpdatedAt     time.Time `json:"updated_at"`
-	Breakers      Breakers  `json:"breakers"`
+	Name          string `json:"name"`
+	Status        string `json:"status"`
+	Iteration     int    `json:"iteration"`
+	MaxIterations int    `json:"max_iterations"`
+	Session       string `json:"session"`
+	Worktree      string `json:"worktree"`
+	Reason        string `json:"reason"`
+	Snapshot      string `json:"snapshot"` // the latest snapshot commit
+	Tree          string `json:"tree"`     // its tree
+	// JudgedTree is the tree of the last judged iteration (start or a stop), which
+	// irreversible-path rules compare with, so checkpoints in between hide nothing.
+	JudgedTree string    `json:"judged_tree,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	Breakers   Breakers  `json:"breakers"`
 	// Transcript is how far the agent's transcript has been counted for the token budget.
 	Transcript *TranscriptMark `json:"transcript,omitempty"`
+	// Commands is how far the transcript has been read for must-not commands.
+	Commands *TranscriptMark `json:"commands_read,omitempty"`
 }
 
 // TranscriptMark is the token count of a transcript up to an offset, so the next stop only

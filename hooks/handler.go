@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/git-loop/git-loop/loop"
@@ -39,9 +41,12 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 		return 0
 	}
 	// Claude Code kills a Stop hook after its timeout (600 s as installed) and lets the agent
-	// stop; cutting the gates off earlier leaves time to record the iteration.
+	// stop; cutting the gates off earlier leaves time to record the iteration. A SIGINT or
+	// SIGTERM (the agent killing the hook) cancels too, so the gates' process groups die.
 	ctx, cancel := context.WithTimeout(ctx, stopDeadline)
 	defer cancel()
+	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
 	stop := loop.StopInput{Session: in.SessionID, Kind: "stop"}
 	stop.Message, stop.MessageKnown = lastMessage(in, io.Stderr)
 	stop.CountTokens = transcriptCounter(in.TranscriptPath)

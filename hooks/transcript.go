@@ -288,10 +288,44 @@ func UsageFrom(path string, from int64, lastID string) (u Usage, next int64, las
 // usageFrom is UsageFrom over the first size bytes of r.
 func usageFrom(r io.ReaderAt, size, from int64, lastID string, lim limits) (Usage, int64, string, error) {
 	var (
-		total      Usage
-		curID      = lastID                   // id of the last counted line
-		curUsage   Usage                      // what was counted for curID
-		lookBack   = from > 0 && lastID != "" // curUsage still to be found before from
+		total    Usage
+		curID    = lastID                   // id of the last counted line
+		curUsage Usage                      // what was counted for curID
+		lookBack = from > 0 && lastID != "" // curUsage still to be found before from
+	)
+	next, err := forwardLines(r, size, from, lim, func(line []byte) error {
+		id, u, ok := lineUsage(line)
+		if !ok {
+			return nil
+		}
+		switch {
+		case id != "" && id == curID:
+			if lookBack {
+				var err error
+				if curUsage, err = countedBefore(r, from, lastID, lim); err != nil {
+					return err
+				}
+			}
+			total = total.add(u.sub(curUsage))
+		default:
+			total = total.add(u)
+			curID = id
+		}
+		curUsage, lookBack = u, false
+		return nil
+	})
+	if err != nil {
+		return Usage{}, from, lastID, err
+	}
+	return total, next, curID, nil
+}
+
+// forwardLines calls fn with each complete line (without its newline) of the first size bytes
+// of r from offset from, and returns the offset after the last complete line: a line still
+// being written waits for the next call. Lines longer than lim.maxLine are counted but not
+// passed, and never held whole in memory.
+func forwardLines(r io.ReaderAt, size, from int64, lim limits, fn func(line []byte) error) (int64, error) {
+	var (
 		next       = from
 		pending    []byte // a line longer than the reader's buffer, being assembled
 		pendingLen int    // its length so far, counted even once it is dropped
@@ -310,10 +344,10 @@ func usageFrom(r io.ReaderAt, size, from int64, lastID string, lim limits) (Usag
 			continue
 		}
 		if err == io.EOF {
-			break // a line without its newline yet: left for the next call
+			return next, nil
 		}
 		if err != nil {
-			return Usage{}, from, lastID, err
+			return from, err
 		}
 		n := pendingLen + len(frag)
 		line := frag
@@ -323,25 +357,12 @@ func usageFrom(r io.ReaderAt, size, from int64, lastID string, lim limits) (Usag
 		}
 		next += int64(n)
 		if n-1 <= lim.maxLine {
-			if id, u, ok := lineUsage(line[:n-1]); ok {
-				switch {
-				case id != "" && id == curID:
-					if lookBack {
-						if curUsage, err = countedBefore(r, from, lastID, lim); err != nil {
-							return Usage{}, from, lastID, err
-						}
-					}
-					total = total.add(u.sub(curUsage))
-				default:
-					total = total.add(u)
-					curID = id
-				}
-				curUsage, lookBack = u, false
+			if err := fn(line[:n-1]); err != nil {
+				return from, err
 			}
 		}
 		pending, pendingLen = pending[:0], 0
 	}
-	return total, next, curID, nil
 }
 
 // countedBefore is what a call that ended at offset end counted for message id: the usage of

@@ -84,20 +84,28 @@ func (r *Repo) writeLoose(t ObjectType, h Hash, data []byte) error {
 	}
 	putZlibWriter(level, zw)
 	final := r.loosePath(h)
-	if err := writeFileRename(final, buf.Bytes()); err != nil {
+	if err := writeFileRename(final, buf.Bytes(), "tmp_obj_", 0o444); err != nil {
 		return fmt.Errorf("write %s %s: %w", t, h, err)
 	}
 	return nil
 }
 
-// writeFileRename writes data to a temporary file beside path (creating the directory) and
-// renames it to path, read-only as git leaves objects.
-func writeFileRename(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a temporary file in the same directory
+// (created if missing) and a rename, so readers see the old content or the new, never a part.
+// git-loop's caches and pointers under the git dir are written this way.
+func WriteFileAtomic(path string, data []byte) error {
+	return writeFileRename(path, data, "."+filepath.Base(path)+".tmp-", 0o666)
+}
+
+// writeFileRename is WriteFileAtomic with the temporary file's name prefix and the file's
+// final permissions (loose objects use git's tmp_obj_ prefix, which git prune cleans, and are
+// read-only as git leaves them).
+func writeFileRename(path string, data []byte, prefix string, perm os.FileMode) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "tmp_obj_")
+	tmp, err := os.CreateTemp(dir, prefix)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o777); err == nil {
-			tmp, err = os.CreateTemp(dir, "tmp_obj_")
+			tmp, err = os.CreateTemp(dir, prefix)
 		}
 	}
 	if err != nil {
@@ -110,7 +118,7 @@ func writeFileRename(path string, data []byte) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Chmod(name, 0o444)
+		werr = os.Chmod(name, perm)
 	}
 	if werr == nil {
 		werr = os.Rename(name, path)

@@ -75,27 +75,7 @@ func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, 
 			data = append(append(data, '\n'), c...)
 		}
 	}
-	_ = writeFileAtomic(hotStatePath(r, name), data)
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it into place.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	_ = gitstore.WriteFileAtomic(hotStatePath(r, name), data)
 }
 
 // ActivePointerPath is the file naming the active loop of r's worktree. It lives in the
@@ -120,7 +100,7 @@ func ActiveName(r *gitstore.Repo) (string, error) {
 }
 
 func setActive(r *gitstore.Repo, name string) error {
-	if err := writeFileAtomic(ActivePointerPath(r.GitDir), []byte(name+"\n")); err != nil {
+	if err := gitstore.WriteFileAtomic(ActivePointerPath(r.GitDir), []byte(name+"\n")); err != nil {
 		return fmt.Errorf("record active loop: %w", err)
 	}
 	return nil

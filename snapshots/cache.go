@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -237,24 +236,9 @@ func appendStr(buf []byte, s string) []byte {
 	return append(buf, s...)
 }
 
-// save writes the cache atomically (temporary file, then rename).
+// save writes the cache atomically.
 func (c *statCache) save(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return fmt.Errorf("save snapshot cache: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".snapshot-cache-*")
-	if err != nil {
-		return fmt.Errorf("save snapshot cache: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(c.encode()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save snapshot cache: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save snapshot cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := gitstore.WriteFileAtomic(path, c.encode()); err != nil {
 		return fmt.Errorf("save snapshot cache: %w", err)
 	}
 	return nil

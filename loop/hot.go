@@ -89,7 +89,12 @@ func ActivePointerPath(gitDir string) string {
 // none. The pointer is a cache: it may name a loop that has ended, is gone, or is no valid
 // name at all; FindActive checks it and drops a bad one.
 func ActiveName(r *gitstore.Repo) (string, error) {
-	data, err := os.ReadFile(ActivePointerPath(r.GitDir))
+	return readPointer(r.GitDir)
+}
+
+// readPointer reads the active-loop pointer in gitDir: "" when there is none.
+func readPointer(gitDir string) (string, error) {
+	data, err := os.ReadFile(ActivePointerPath(gitDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
@@ -120,12 +125,5 @@ func ActiveAt(dir string) (string, error) {
 	if err != nil {
 		return "", nil
 	}
-	data, err := os.ReadFile(ActivePointerPath(gitDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read active loop pointer: %w", err)
-	}
-	return strings.TrimSpace(string(data)), nil
+	return readPointer(gitDir)
 }

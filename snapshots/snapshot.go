@@ -27,9 +27,6 @@ type Result struct {
 	Files int
 	// Hashed counts files whose content had to be read (not answered by the index or cache).
 	Hashed int
-	// Filtered is true when .gitattributes or core.autocrlf ask for content conversion, so
-	// changed files were hashed by `git hash-object` to get git's exact result.
-	Filtered bool
 }
 
 // CachePath is where the stat cache of r's worktree lives.
@@ -77,7 +74,7 @@ func take(r *gitstore.Repo) (*Result, error) {
 			return nil, err
 		}
 	}
-	return &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending), Filtered: s.filtered.Load()}, nil
+	return &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending)}, nil
 }
 
 // trackedIndex answers questions about the index: which paths are tracked, and which

@@ -9,8 +9,7 @@ type fileStat struct {
 	size                int64
 	mtimeSec, mtimeNsec int64
 	ctimeSec, ctimeNsec int64
-	ino, dev            uint64
-	uid, gid            uint32
+	ino                 uint64
 }
 
 func (s *fileStat) isRegular() bool { return s.mode.IsRegular() }

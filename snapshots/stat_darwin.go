@@ -14,6 +14,6 @@ func lstat(path string) (fileStat, error) {
 		mode: unixMode(uint32(st.Mode)), size: st.Size,
 		mtimeSec: st.Mtimespec.Sec, mtimeNsec: st.Mtimespec.Nsec,
 		ctimeSec: st.Ctimespec.Sec, ctimeNsec: st.Ctimespec.Nsec,
-		ino: st.Ino, dev: uint64(st.Dev), uid: st.Uid, gid: st.Gid,
+		ino: st.Ino,
 	}, nil
 }

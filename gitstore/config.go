@@ -1,15 +1,12 @@
 package gitstore
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	format "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // Config is git configuration in git-config syntax, possibly merged from several files. Later
@@ -53,30 +50,35 @@ func (c *Config) mergeFile(path string, depth int) error {
 // merge adds the settings in data; include.path entries are followed (relative to name's
 // directory) up to a small depth, as git does. includeIf is not evaluated.
 func (c *Config) merge(name string, data []byte, depth int) error {
-	var raw format.Config
-	if err := format.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+	entries, err := parseConfigEntries(data)
+	if err != nil {
 		return &syntaxError{file: name, err: err}
 	}
-	for _, s := range raw.Sections {
-		sec := strings.ToLower(s.Name)
-		for _, o := range s.Options {
-			if sec == "include" && strings.EqualFold(o.Key, "path") && depth < 10 {
-				if err := c.mergeFile(resolveInclude(name, o.Value), depth+1); err != nil {
+	for _, e := range entries {
+		sec, sub := e.section()
+		if sec == "include" && sub == "" && e.key == "path" && !e.bare {
+			if depth < 10 {
+				if err := c.mergeFile(resolveInclude(name, e.value), depth+1); err != nil {
 					return err
 				}
-				continue
 			}
-			c.add(sec, "", o.Key, o.Value)
+			continue
 		}
-		for _, sub := range s.Subsections {
-			c.noteSub(sec, sub.Name)
-			for _, o := range sub.Options {
-				c.add(sec, sub.Name, o.Key, o.Value)
-			}
+		if sub != "" {
+			c.noteSub(sec, sub)
 		}
+		value := e.value
+		if e.bare {
+			value = bareValue
+		}
+		c.add(sec, sub, e.key, value)
 	}
 	return nil
 }
+
+// bareValue stands for a key written without "=" (git's NULL value: true as a boolean, ""
+// as a string). A NUL byte cannot occur in a parsed value, so it cannot be confused with one.
+const bareValue = "\x00"
 
 // syntaxError is a configuration file the parser rejects.
 type syntaxError struct {
@@ -147,10 +149,10 @@ func (c *Config) Keys() []ConfigKey {
 	return keys
 }
 
-// Get returns the last value of section[.sub].key, or "" when unset.
+// Get returns the last value of section[.sub].key, or "" when unset or written without "=".
 func (c *Config) Get(section, sub, key string) string {
 	v := c.values[configKey(section, sub, key)]
-	if len(v) == 0 {
+	if len(v) == 0 || v[len(v)-1] == bareValue {
 		return ""
 	}
 	return v[len(v)-1]
@@ -163,7 +165,14 @@ func (c *Config) Has(section, sub, key string) bool {
 
 // All returns every value of a multi-valued key, in order.
 func (c *Config) All(section, sub, key string) []string {
-	return c.values[configKey(section, sub, key)]
+	vs := c.values[configKey(section, sub, key)]
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		if v != bareValue {
+			out[i] = v
+		}
+	}
+	return out
 }
 
 // Subsections lists the subsections of section in the order they first appear.
@@ -171,12 +180,17 @@ func (c *Config) Subsections(section string) []string {
 	return c.subs[strings.ToLower(section)]
 }
 
-// Bool reads a boolean the way git does (true/yes/on/1, false/no/off/0, a bare key is true).
+// Bool reads a boolean the way git does (true/yes/on/1, false/no/off/0, a key written
+// without "=" is true and an empty value false).
 func (c *Config) Bool(section, sub, key string, def bool) bool {
-	if !c.Has(section, sub, key) {
+	vs := c.values[configKey(section, sub, key)]
+	if len(vs) == 0 {
 		return def
 	}
-	b, err := ParseBool(c.Get(section, sub, key))
+	if vs[len(vs)-1] == bareValue {
+		return true
+	}
+	b, err := ParseBool(vs[len(vs)-1])
 	if err != nil {
 		return def
 	}
@@ -186,9 +200,9 @@ func (c *Config) Bool(section, sub, key string, def bool) bool {
 // ParseBool parses a git boolean.
 func ParseBool(s string) (bool, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "true", "yes", "on", "1":
+	case "true", "yes", "on", "1":
 		return true, nil
-	case "false", "no", "off", "0":
+	case "", "false", "no", "off", "0":
 		return false, nil
 	}
 	return false, fmt.Errorf("%q is not a boolean (use true or false)", s)
@@ -266,9 +280,8 @@ func loadRepoConfig(common, gitDir string) (*Config, error) {
 }
 
 // mergeUserFile merges a system or global file, skipping it whole when it (or a file it
-// includes) does not parse: git accepts syntax go-git's parser rejects (the old
-// [section.sub] form), and git-loop reads only a few keys from these files, so one old entry
-// must not stop every command. Read errors are still reported.
+// includes) does not parse: git-loop reads only a few keys from these files, so one bad line
+// there must not stop every command (git itself refuses to run). Read errors are reported.
 func (c *Config) mergeUserFile(path string) error {
 	file := NewConfig()
 	err := file.LoadConfigFile(path)

@@ -127,23 +127,35 @@ func TestOpenResolvesSymlinks(t *testing.T) {
 	}
 }
 
-// TestUserConfigThatDoesNotParseIsSkipped: a global file go-git cannot parse is left out,
-// the repository's own config is not.
+// TestUserConfigThatDoesNotParseIsSkipped: the old [section.sub] form reads as git reads it;
+// a global file with a bad line is left out, a repository config with one is an error.
 func TestUserConfigThatDoesNotParseIsSkipped(t *testing.T) {
 	refsHermetic(t)
 	_, dir := refsNewRepo(t)
 	global := os.Getenv("GIT_CONFIG_GLOBAL")
 	data, _ := os.ReadFile(global)
-	if err := os.WriteFile(global, append(data, "[section.sub]\n\tkey = v\n"...), 0o644); err != nil {
+	if err := os.WriteFile(global, append(data, "[section.Sub]\n\tkey = v\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	refsGit(t, dir, "config", "--global", "--list")
+	if got := refsGit(t, dir, "config", "--global", "section.sub.key"); got != "v" {
+		t.Fatalf("git reads section.sub.key as %q", got)
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open with an old-syntax global config: %v", err)
+	}
+	if got := r.Config.Get("section", "sub", "key"); got != "v" {
+		t.Errorf("section.sub.key = %q, want v as git reads it", got)
+	}
+	if err := os.WriteFile(global, append(data, "[core]\n\tkey = \"unterminated\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Open(dir); err != nil {
-		t.Errorf("Open with an old-syntax global config: %v", err)
+		t.Errorf("Open with a bad global config: %v", err)
 	}
 	repoCfg := filepath.Join(dir, ".git", "config")
 	data, _ = os.ReadFile(repoCfg)
-	if err := os.WriteFile(repoCfg, append(data, "[section.sub]\n\tkey = v\n"...), 0o644); err != nil {
+	if err := os.WriteFile(repoCfg, append(data, "[core]\n\tkey = \"unterminated\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Open(dir); err == nil {

@@ -21,14 +21,7 @@ import (
 
 // loosePath is where object h lives when loose.
 func (r *Repo) loosePath(h Hash) string {
-	hex := h.String()
-	return filepath.Join(r.CommonDir, "objects", hex[:2], hex[2:])
-}
-
-// hasLoose reports whether h is stored as a loose object.
-func (r *Repo) hasLoose(h Hash) bool {
-	_, err := os.Lstat(r.loosePath(h))
-	return err == nil
+	return loosePathIn(filepath.Join(r.CommonDir, "objects"), h)
 }
 
 // looseLevel is the zlib level for loose objects: core.looseCompression, else

@@ -1,7 +1,6 @@
 package gitstore
 
 import (
-	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
@@ -42,11 +41,12 @@ func (h Hash) IsZero() bool { return h == ZeroHash }
 // ObjectType is a git object type.
 type ObjectType int8
 
-// The object types git-loop reads and writes.
+// The object types git-loop reads and writes (tags it only reads).
 const (
 	BlobObject   ObjectType = ObjectType(plumbing.BlobObject)
 	TreeObject   ObjectType = ObjectType(plumbing.TreeObject)
 	CommitObject ObjectType = ObjectType(plumbing.CommitObject)
+	TagObject    ObjectType = ObjectType(plumbing.TagObject)
 )
 
 // String returns git's name of the type ("blob", "tree", "commit").
@@ -92,38 +92,16 @@ func (r *Repo) WriteUniqueObject(t ObjectType, data []byte) (Hash, error) {
 
 // HasObject reports whether the object exists (loose, packed or in an alternate).
 func (r *Repo) HasObject(h Hash) bool {
-	if r.hasLoose(h) {
-		return true
-	}
-	st := r.storage()
-	r.storeMu.Lock()
-	defer r.storeMu.Unlock()
-	return st.HasEncodedObject(plumbing.Hash(h)) == nil
+	return r.objects().has(h)
 }
 
 // ReadObject returns an object's type and content.
 func (r *Repo) ReadObject(h Hash) (ObjectType, []byte, error) {
-	st := r.storage()
-	r.storeMu.Lock()
-	defer r.storeMu.Unlock()
-	obj, err := st.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return 0, nil, fmt.Errorf("read object %s: %w", h, ErrObjectNotFound)
-	}
+	t, data, err := r.objects().read(h)
 	if err != nil {
 		return 0, nil, fmt.Errorf("read object %s: %w", h, err)
 	}
-	rd, err := obj.Reader()
-	if err != nil {
-		return 0, nil, fmt.Errorf("read object %s: %w", h, err)
-	}
-	defer rd.Close()
-	var buf bytes.Buffer
-	buf.Grow(int(obj.Size()))
-	if _, err := io.Copy(&buf, rd); err != nil {
-		return 0, nil, fmt.Errorf("read object %s: %w", h, err)
-	}
-	return ObjectType(obj.Type()), buf.Bytes(), nil
+	return t, data, nil
 }
 
 // ReadTyped reads an object and checks its type.

@@ -10,11 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"github.com/go-git/go-billy/v5/osfs"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
-	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
 // Errors returned by Open. Each names a repository git-loop cannot work in.
@@ -43,9 +38,8 @@ type Repo struct {
 	// Config is the repository's configuration (system, global, repo and worktree files merged).
 	Config *Config
 
-	storeOnce sync.Once
-	storeMu   sync.Mutex // go-git's object storage is not documented as safe for concurrent use
-	store     *filesystem.Storage
+	odbOnce sync.Once
+	odb     *objectDB
 
 	levelOnce sync.Once
 	level     int // zlib level for loose objects
@@ -205,14 +199,11 @@ func (r *Repo) checkFormat() error {
 // LoopDir is the directory of git-loop's rebuildable caches, .git/loop in the common dir.
 func (r *Repo) LoopDir() string { return filepath.Join(r.CommonDir, "loop") }
 
-// storage returns the go-git object store, opened on first use. It is built on go-git's storage
-// layer directly rather than git.Open: git.Open refuses repositories with extensions.worktreeConfig
-// or extensions.partialClone (go-git v5 does not know them), yet neither changes how objects and
-// refs are stored. The formats that do (objectFormat, refStorage) are refused by checkFormat.
-func (r *Repo) storage() *filesystem.Storage {
-	r.storeOnce.Do(func() {
-		fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir), osfs.New(r.CommonDir))
-		r.store = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(8*cache.MiByte), filesystem.Options{})
-	})
-	return r.store
+// objects returns the object database, opened on first use. It reads the object formats
+// directly: go-git's repository layer (git.Open) refuses repositories with
+// extensions.worktreeConfig or extensions.partialClone, yet neither changes how objects are
+// stored. The formats that do (objectFormat) are refused by checkFormat.
+func (r *Repo) objects() *objectDB {
+	r.odbOnce.Do(func() { r.odb = newObjectDB(filepath.Join(r.CommonDir, "objects")) })
+	return r.odb
 }

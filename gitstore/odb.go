@@ -1,0 +1,289 @@
+package gitstore
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+)
+
+// objectDB reads objects from a repository's object directories: its own, then those its
+// objects/info/alternates names. Loose objects are read here; packs through go-git's pack
+// and index decoders, which resolve deltas. It is built on those two packages alone rather
+// than go-git's repository storage, whose configuration packages cost every process start
+// (regular expressions and gob registrations) and which git-loop has no other use for.
+type objectDB struct {
+	dirs []string // object directories, the repository's own first
+
+	mu     sync.Mutex // guards what follows; go-git's pack readers are not safe for concurrent use
+	loaded bool
+	packs  []*pack
+	seen   map[string]bool // .idx paths already opened
+	bases  cache.Object    // delta bases shared by all packs
+}
+
+// pack is one packfile with its index.
+type pack struct {
+	idx  *idxfile.MemoryIndex
+	file *os.File
+	data *packfile.Packfile
+}
+
+// newObjectDB returns the object database rooted at objects, following alternates.
+func newObjectDB(objects string) *objectDB {
+	db := &objectDB{seen: map[string]bool{}, bases: cache.NewObjectLRU(8 * cache.MiByte)}
+	db.addDir(objects, 0)
+	return db
+}
+
+// addDir adds an object directory and, recursively as git does, the alternates it names.
+func (db *objectDB) addDir(dir string, depth int) {
+	for _, d := range db.dirs {
+		if d == dir {
+			return
+		}
+	}
+	db.dirs = append(db.dirs, dir)
+	if depth >= 5 {
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "info", "alternates"))
+	if err != nil {
+		return
+	}
+	for _, alt := range parseAlternates(data) {
+		if !filepath.IsAbs(alt) {
+			alt = filepath.Join(dir, alt)
+		}
+		db.addDir(filepath.Clean(alt), depth+1)
+	}
+}
+
+// parseAlternates reads objects/info/alternates: one directory per line, '#' comments,
+// C-quoted when the line starts with a double quote.
+func parseAlternates(data []byte) []string {
+	var dirs []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if line[0] == '"' {
+			unq, err := strconv.Unquote(line)
+			if err != nil {
+				continue
+			}
+			line = unq
+		}
+		if line != "" {
+			dirs = append(dirs, line)
+		}
+	}
+	return dirs
+}
+
+// loosePathIn is where object h lives when loose in the object directory dir.
+func loosePathIn(dir string, h Hash) string {
+	hex := h.String()
+	return filepath.Join(dir, hex[:2], hex[2:])
+}
+
+// has reports whether h is stored loose or packed in any object directory.
+func (db *objectDB) has(h Hash) bool {
+	for _, dir := range db.dirs {
+		if _, err := os.Lstat(loosePathIn(dir, h)); err == nil {
+			return true
+		}
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.findPacked(h) != nil {
+		return true
+	}
+	return db.rescan() && db.findPacked(h) != nil
+}
+
+// read returns h's type and content.
+func (db *objectDB) read(h Hash) (ObjectType, []byte, error) {
+	for _, dir := range db.dirs {
+		t, data, err := readLoose(loosePathIn(dir, h))
+		if !errors.Is(err, os.ErrNotExist) {
+			return t, data, err
+		}
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	p := db.findPacked(h)
+	if p == nil && db.rescan() {
+		p = db.findPacked(h)
+	}
+	if p == nil {
+		// git gc may have packed and pruned it between our two looks: once more, loose.
+		for _, dir := range db.dirs {
+			t, data, err := readLoose(loosePathIn(dir, h))
+			if !errors.Is(err, os.ErrNotExist) {
+				return t, data, err
+			}
+		}
+		return 0, nil, ErrObjectNotFound
+	}
+	return p.read(h)
+}
+
+// findPacked returns the pack holding h, loading the pack indexes on first use. db.mu is held.
+func (db *objectDB) findPacked(h Hash) *pack {
+	if !db.loaded {
+		db.loaded = true
+		db.rescan()
+	}
+	for _, p := range db.packs {
+		if ok, _ := p.idx.Contains(plumbing.Hash(h)); ok {
+			return p
+		}
+	}
+	return nil
+}
+
+// rescan opens packs that appeared since the last scan (a repack or fetch while git-loop
+// runs) and reports whether there were any. Packs that cannot be read are left out: their
+// objects then read as missing, as with a partial clone. db.mu is held.
+func (db *objectDB) rescan() bool {
+	added := false
+	for _, dir := range db.dirs {
+		idxs, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
+		for _, idxPath := range idxs {
+			if db.seen[idxPath] {
+				continue
+			}
+			p, err := openPack(idxPath, db.bases)
+			if err != nil {
+				continue
+			}
+			db.seen[idxPath] = true
+			db.packs = append(db.packs, p)
+			added = true
+		}
+	}
+	return added
+}
+
+// openPack opens the pack whose index is at idxPath.
+func openPack(idxPath string, bases cache.Object) (*pack, error) {
+	idxData, err := os.ReadFile(idxPath)
+	if err != nil {
+		return nil, err
+	}
+	idx := idxfile.NewMemoryIndex()
+	if err := idxfile.NewDecoder(bytes.NewReader(idxData)).Decode(idx); err != nil {
+		return nil, fmt.Errorf("read pack index %q: %w", idxPath, err)
+	}
+	f, err := os.Open(strings.TrimSuffix(idxPath, ".idx") + ".pack")
+	if err != nil {
+		return nil, err
+	}
+	return &pack{idx: idx, file: f, data: packfile.NewPackfileWithCache(idx, nil, packFile{f}, bases, 0)}, nil
+}
+
+// packFile gives an open pack the file interface go-git's reader takes; it is only read.
+type packFile struct{ *os.File }
+
+func (packFile) Lock() error   { return nil }
+func (packFile) Unlock() error { return nil }
+
+// read returns the object h from the pack, deltas resolved.
+func (p *pack) read(h Hash) (ObjectType, []byte, error) {
+	obj, err := p.data.Get(plumbing.Hash(h))
+	if err != nil {
+		return 0, nil, fmt.Errorf("read packed object: %w", err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return 0, nil, fmt.Errorf("read packed object: %w", err)
+	}
+	defer rd.Close()
+	data := make([]byte, 0, obj.Size())
+	buf := bytes.NewBuffer(data)
+	if _, err := io.Copy(buf, rd); err != nil {
+		return 0, nil, fmt.Errorf("read packed object: %w", err)
+	}
+	return ObjectType(obj.Type()), buf.Bytes(), nil
+}
+
+// readLoose reads and inflates the loose object at path. A missing file is os.ErrNotExist.
+func readLoose(path string) (ObjectType, []byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return 0, nil, fmt.Errorf("read loose object %q: %w", path, err)
+	}
+	defer zr.Close()
+	br := bufio.NewReader(zr)
+	head, err := br.ReadSlice(0)
+	if err != nil {
+		return 0, nil, fmt.Errorf("read loose object %q: no header: %w", path, err)
+	}
+	t, size, err := parseLooseHeader(head)
+	if err != nil {
+		return 0, nil, fmt.Errorf("read loose object %q: %w", path, err)
+	}
+	// Grow as bytes arrive rather than trusting the header with one allocation.
+	var buf bytes.Buffer
+	buf.Grow(int(min(size, 1<<20)))
+	n, err := io.Copy(&buf, io.LimitReader(br, size+1))
+	if err != nil {
+		return 0, nil, fmt.Errorf("read loose object %q: %w", path, err)
+	}
+	if n != size {
+		return 0, nil, fmt.Errorf("read loose object %q: header says %d bytes, found %d", path, size, n)
+	}
+	return t, buf.Bytes(), nil
+}
+
+// maxLooseSize is the largest size a loose object header may claim.
+const maxLooseSize = 1 << 40
+
+// parseLooseHeader parses "<type> <size>\x00".
+func parseLooseHeader(head []byte) (ObjectType, int64, error) {
+	s, ok := strings.CutSuffix(string(head), "\x00")
+	typ, num, ok2 := strings.Cut(s, " ")
+	if !ok || !ok2 {
+		return 0, 0, fmt.Errorf("bad header %q", head)
+	}
+	var t ObjectType
+	switch typ {
+	case "blob":
+		t = BlobObject
+	case "tree":
+		t = TreeObject
+	case "commit":
+		t = CommitObject
+	case "tag":
+		t = TagObject
+	default:
+		return 0, 0, fmt.Errorf("unknown object type %q", typ)
+	}
+	if num == "" || strings.Trim(num, "0123456789") != "" || (len(num) > 1 && num[0] == '0') {
+		return 0, 0, fmt.Errorf("bad object size %q", num)
+	}
+	size, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || size > maxLooseSize {
+		return 0, 0, fmt.Errorf("bad object size %q", num)
+	}
+	return t, size, nil
+}

@@ -153,82 +153,17 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 	}
 	timeout := gateTimeout(g, opts.DefaultTimeout)
 
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		res.Status = GateError
-		fmt.Fprintf(tail, "cannot start gate: %v", err)
-		return res
-	}
 	cmd := gateCommand(g.Run)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(append(os.Environ(), opts.Env...), "GIT_LOOP_GATE="+g.Name)
-	// Hand the pipe itself to the child (not an io.Writer), so that Wait returns as soon as
-	// the main process exits instead of waiting for every holder of the pipe to close it.
-	cmd.Stdout, cmd.Stderr = pw, pw
-	setGroup(cmd)
-	start := time.Now()
-	err = cmd.Start()
-	pw.Close()
+	run, err := runInGroup(ctx, cmd, timeout, tail, nil)
+	res.Duration = run.duration
 	if err != nil {
-		pr.Close()
 		res.Status = GateError
-		res.Duration = time.Since(start)
 		fmt.Fprintf(tail, "cannot start gate: %v", err)
 		return res
 	}
-	group := attachGroup(cmd)
-	defer group.release()
-
-	copied := make(chan struct{})
-	go func(done chan<- struct{}) {
-		defer close(done)
-		buf := make([]byte, 64<<10)
-		io.CopyBuffer(tail, pr, buf)
-	}(copied)
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var waitErr error
-	var why string
-	select {
-	case waitErr = <-waited:
-	case <-timer.C:
-		why = fmt.Sprintf("timed out after %v", timeout)
-	case <-ctx.Done():
-		why = fmt.Sprintf("cancelled (%v)", context.Cause(ctx))
-	}
-	if why != "" {
-		// Ask politely; give the group a moment to exit and close its output; then kill.
-		group.terminate()
-		grace := time.NewTimer(gateKillGrace)
-		exited := false
-	polite:
-		for !exited || copied != nil {
-			select {
-			case <-waited:
-				exited = true
-			case <-copied:
-				copied = nil
-			case <-grace.C:
-				break polite
-			}
-		}
-		grace.Stop()
-		group.kill()
-		if !exited {
-			<-waited
-		}
-	}
-	res.Duration = time.Since(start)
-	// The main process is gone; kill what it left running in its group so the pipe closes.
-	group.kill()
-	if copied != nil {
-		closePipe(pr, copied)
-	}
-	pr.Close()
-
+	waitErr, why := run.waitErr, run.stopped
 	if why != "" {
 		res.Status = GateTimeout
 		fmt.Fprintf(tail, "\n[git-loop] gate %q %s; its processes were killed\n", g.Name, why)
@@ -239,25 +174,6 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		fmt.Fprintf(tail, "\n[git-loop] gate %q ended abnormally: %v\n", g.Name, waitErr)
 	}
 	return res
-}
-
-// closePipe waits briefly for the output copy to reach the end of the pipe, then makes it
-// stop: a process outside the gate's group (one that called setsid, say) may still hold the
-// pipe open.
-func closePipe(pr *os.File, copied <-chan struct{}) {
-	select {
-	case <-copied:
-		return
-	case <-time.After(gatePipeGrace):
-	}
-	if pr.SetReadDeadline(time.Now()) == nil {
-		select {
-		case <-copied:
-		case <-time.After(gatePipeGrace):
-		}
-	}
-	// Where deadlines are not supported the copy goroutine may outlive the gate, still
-	// writing to the tail buffer (which is safe); the result no longer waits for it.
 }
 
 // gateExit maps the error from Wait to an exit code and status.

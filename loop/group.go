@@ -1,0 +1,115 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// groupRun is the outcome of a command run in its own process group.
+type groupRun struct {
+	waitErr  error         // from Wait
+	stopped  string        // why it was stopped ("timed out after 1m0s"); "" when it ended itself
+	duration time.Duration // from start to the end of its main process
+}
+
+// runInGroup runs cmd (a gate or an agent) as the leader of a new process group and waits for
+// it to end, for timeout, or for ctx to be done. Its stdout, and its stderr unless stderr is
+// set, go to out through a pipe handed to the child itself, so that Wait returns when the
+// main process exits rather than when every holder of the pipe has closed it. A command
+// stopped early is asked to end (SIGTERM to the group), given gateKillGrace, then killed;
+// whatever the group left running is killed in every case. err is set only when cmd could
+// not be started.
+func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out io.Writer, stderr io.Writer) (groupRun, error) {
+	var run groupRun
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return run, err
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if stderr != nil {
+		cmd.Stderr = stderr
+	}
+	setGroup(cmd)
+	start := time.Now()
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		pr.Close()
+		run.duration = time.Since(start)
+		return run, err
+	}
+	group := attachGroup(cmd)
+	defer group.release()
+
+	copied := make(chan struct{})
+	go func(done chan<- struct{}) {
+		defer close(done)
+		buf := make([]byte, 64<<10)
+		io.CopyBuffer(out, pr, buf)
+	}(copied)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case run.waitErr = <-waited:
+	case <-timer.C:
+		run.stopped = fmt.Sprintf("timed out after %v", timeout)
+	case <-ctx.Done():
+		run.stopped = fmt.Sprintf("cancelled (%v)", context.Cause(ctx))
+	}
+	if run.stopped != "" {
+		// Ask politely; give the group a moment to exit and close its output; then kill.
+		group.terminate()
+		grace := time.NewTimer(gateKillGrace)
+		exited := false
+	polite:
+		for !exited || copied != nil {
+			select {
+			case run.waitErr = <-waited:
+				exited = true
+			case <-copied:
+				copied = nil
+			case <-grace.C:
+				break polite
+			}
+		}
+		grace.Stop()
+		group.kill()
+		if !exited {
+			run.waitErr = <-waited
+		}
+	}
+	run.duration = time.Since(start)
+	// The main process is gone; kill what it left running in its group so the pipe closes.
+	group.kill()
+	if copied != nil {
+		closePipe(pr, copied)
+	}
+	pr.Close()
+	return run, nil
+}
+
+// closePipe waits briefly for the output copy to reach the end of the pipe, then makes it
+// stop: a process outside the gate's group (one that called setsid, say) may still hold the
+// pipe open.
+func closePipe(pr *os.File, copied <-chan struct{}) {
+	select {
+	case <-copied:
+		return
+	case <-time.After(gatePipeGrace):
+	}
+	if pr.SetReadDeadline(time.Now()) == nil {
+		select {
+		case <-copied:
+		case <-time.After(gatePipeGrace):
+		}
+	}
+	// Where deadlines are not supported the copy goroutine may outlive the gate, still
+	// writing to the tail buffer (which is safe); the result no longer waits for it.
+}

@@ -29,9 +29,9 @@ const MaxPayload = 8 << 20
 var (
 	// ErrPayloadTooLarge: stdin held more than MaxPayload bytes.
 	ErrPayloadTooLarge = fmt.Errorf("hooks: hook payload larger than %d MiB", MaxPayload>>20)
-	// ErrPayloadEmpty: stdin was empty (or only white space): the command was not run by
-	// Claude Code as a hook.
-	ErrPayloadEmpty = errors.New("hooks: empty hook payload on stdin (is this command run by Claude Code as a hook?)")
+	// ErrPayloadEmpty: stdin was empty (or only white space): the command was not run by an
+	// agent as a hook.
+	ErrPayloadEmpty = errors.New("hooks: empty hook payload on stdin (is this command run by an agent as a hook?)")
 )
 
 // StopInput is Claude Code's Stop / SubagentStop hook payload. Unknown fields are ignored;
@@ -98,7 +98,7 @@ func ReadSessionStartInput(r io.Reader) (SessionStartInput, error) {
 }
 
 func wrongEvent(got, want string) error {
-	return fmt.Errorf("hooks: payload is for hook event %q, not %s: the hook is installed under the wrong event in Claude Code's settings", got, want)
+	return fmt.Errorf("hooks: payload is for hook event %q, not %s: the hook is installed under the wrong event in the agent's settings", got, want)
 }
 
 // readPayload reads one JSON object from r into v. event names the payload in errors.

@@ -16,17 +16,27 @@ func Run(ctx context.Context, agent, event string, io Streams) int {
 		return ClaudeStop(ctx, io, true)
 	case "claude session-start":
 		return ClaudeSessionStart(io)
+	case "codex stop":
+		return CodexStop(ctx, io)
+	case "gemini after-agent":
+		return GeminiAfterAgent(ctx, io)
+	case "cursor stop":
+		return CursorStop(ctx, io)
+	case "cursor after-agent-response":
+		return CursorAfterResponse(io)
+	case "copilot agent-stop":
+		return CopilotAgentStop(ctx, io)
 	}
-	fmt.Fprintf(io.Stderr, "git-loop: hook %q %q is not known (agents: claude; events: stop, subagent-stop, session-start); letting the agent go on\n", agent, event)
+	fmt.Fprintf(io.Stderr, "git-loop: hook %q %q is not known (claude stop|subagent-stop|session-start, codex stop, gemini after-agent, cursor stop|after-agent-response, copilot agent-stop); letting the agent go on\n", agent, event)
 	return 0
 }
 
-// Install writes agent's hook configuration, merging with what is there: the project's
-// (in dir) or, with user, the user's. For Claude Code it also adds the /loop slash command
-// to the project.
+// Install writes agent's hook configuration (claude, codex, gemini, cursor or copilot),
+// merging with what is there: the project's (in dir) or, with user, the user's. For Claude
+// Code it also adds the /loop slash command to the project.
 func Install(agent, dir string, user bool) ([]InstallResult, error) {
 	if agent != "claude" {
-		return nil, fmt.Errorf("install: agent %q is not supported yet; supported: claude", agent)
+		return installAgent(agent, dir, user)
 	}
 	path := ClaudeProjectSettings(dir)
 	if user {

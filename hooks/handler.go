@@ -32,38 +32,91 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	if subagent {
 		return 0
 	}
-	store, name, err := activeLoop(in.Cwd)
+	stop := agentStop{hook: "claude stop", dirs: []string{in.Cwd}, session: in.SessionID, transcript: in.TranscriptPath,
+		readMessage: func() (string, bool) { return lastMessage(in, io.Stderr) }}
+	return runStop(ctx, io, stop, claudeAnswer)
+}
+
+// agentStop is one agent's attempt to stop, translated from its protocol.
+type agentStop struct {
+	hook         string   // "AGENT EVENT", for messages
+	dirs         []string // where the agent works: its cwd, or Cursor's workspace roots
+	session      string
+	message      string
+	messageKnown bool
+	// readMessage, when set, reads the message once a loop is found (a transcript is read
+	// only then, so the idle path stays one pointer check).
+	readMessage func() (string, bool)
+	// transcript is a Claude Code JSONL transcript, read for the token budget and must-not
+	// commands; "" when the agent has none git-loop can read.
+	transcript string
+}
+
+// stopAnswers writes one protocol's answers to stdout.
+type stopAnswers struct {
+	// keepGoing sends the agent back to work with v.ForAgent (v.ForUser for the person).
+	keepGoing func(w io.Writer, v loop.Verdict)
+	// letStop lets the agent stop and, when the protocol can, shows text to the person.
+	letStop func(w io.Writer, text string)
+}
+
+// runStop judges one stop in the loop active where the agent works and answers in its
+// protocol. It always returns 0: see ClaudeStop.
+func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int {
+	store, name, err := activeLoopIn(in.dirs)
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: %v; letting the agent stop\n", err)
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; letting the agent stop\n", in.hook, err)
+		ans.letStop(io.Stdout, "")
 		return 0
 	}
 	if store == nil {
+		ans.letStop(io.Stdout, "")
 		return 0
 	}
-	// Claude Code kills a Stop hook after its timeout (600 s as installed) and lets the agent
-	// stop; cutting the gates off earlier leaves time to record the iteration. A SIGINT or
-	// SIGTERM (the agent killing the hook) cancels too, so the gates' process groups die.
+	// Agents kill a stop hook after its timeout (600 s as installed) and let the agent stop;
+	// cutting the gates off earlier leaves time to record the iteration. A SIGINT or SIGTERM
+	// (the agent killing the hook) cancels too, so the gates' process groups die.
 	ctx, cancel := context.WithTimeout(ctx, stopDeadline)
 	defer cancel()
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	stop := loop.StopInput{Session: in.SessionID, Kind: "stop"}
-	stop.Message, stop.MessageKnown = lastMessage(in, io.Stderr)
-	stop.CountTokens = transcriptCounter(in.TranscriptPath)
-	stop.ReadCommands = commandReader(in.TranscriptPath)
+	if in.readMessage != nil {
+		in.message, in.messageKnown = in.readMessage()
+	}
+	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown}
+	stop.CountTokens = transcriptCounter(in.transcript)
+	stop.ReadCommands = commandReader(in.transcript)
 	res, err := store.Stop(ctx, name, stop)
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "git-loop: hook claude stop: loop %s: %v; letting the agent stop and pausing the loop\n", name, err)
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; letting the agent stop and pausing the loop\n", in.hook, name, err)
 		paused := "paused"
 		if perr := store.PauseForError(name, err); perr != nil {
 			fmt.Fprintf(io.Stderr, "git-loop: could not record the pause either: %v\n", perr)
 			paused = "not enforcing"
 		}
-		// Claude Code hides stderr when a hook exits 0: tell the person in the transcript.
-		writeSystemMessage(io.Stdout, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
+		// Agents hide stderr when a hook exits 0: tell the person where the protocol can.
+		ans.letStop(io.Stdout, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
 		return 0
 	}
-	return answerStop(io.Stdout, res.Verdict)
+	switch res.Verdict.Decision {
+	case loop.DecideContinue:
+		ans.keepGoing(io.Stdout, res.Verdict)
+	case loop.DecideComplete, loop.DecidePause:
+		ans.letStop(io.Stdout, res.Verdict.ForUser)
+	default:
+		ans.letStop(io.Stdout, "")
+	}
+	return 0
+}
+
+// claudeAnswer: {"decision":"block"} to continue; {"systemMessage"} to tell the person.
+var claudeAnswer = stopAnswers{
+	keepGoing: func(w io.Writer, v loop.Verdict) { WriteBlock(w, v.ForAgent, v.ForUser) },
+	letStop: func(w io.Writer, text string) {
+		if text != "" {
+			writeSystemMessage(w, text)
+		}
+	},
 }
 
 // stopDeadline is how long a stop may run gates: under the 600 s hook timeout install sets.
@@ -128,17 +181,6 @@ func lastMessage(in StopInput, stderr io.Writer) (string, bool) {
 	return msg, true
 }
 
-// answerStop prints the protocol answer: block to continue, else a message for the user.
-func answerStop(w io.Writer, v loop.Verdict) int {
-	switch v.Decision {
-	case loop.DecideContinue:
-		WriteBlock(w, v.ForAgent, v.ForUser)
-	case loop.DecideComplete, loop.DecidePause:
-		writeSystemMessage(w, v.ForUser)
-	}
-	return 0
-}
-
 // writeSystemMessage prints an answer that lets the agent stop and shows text to the user.
 func writeSystemMessage(w io.Writer, text string) {
 	enc := json.NewEncoder(w)
@@ -165,6 +207,20 @@ func ClaudeSessionStart(io Streams) int {
 	}
 	WriteSessionContext(io.Stdout, text)
 	return 0
+}
+
+// activeLoopIn finds the loop active in the worktree of the first of dirs that has one (the
+// process's directory when dirs is empty): a nil store when there is none.
+func activeLoopIn(dirs []string) (*loop.Store, string, error) {
+	if len(dirs) == 0 {
+		dirs = []string{""}
+	}
+	for _, dir := range dirs {
+		if store, name, err := activeLoop(dir); store != nil || err != nil {
+			return store, name, err
+		}
+	}
+	return nil, "", nil
 }
 
 // activeLoop finds the loop active in the worktree of cwd (the process's directory when

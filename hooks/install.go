@@ -95,8 +95,43 @@ func ClaudeUserSettings() (string, error) {
 // (a temporary file renamed over it) and keeps its permissions; a symlink is followed, so a
 // settings file kept elsewhere (dotfiles) is updated where it lives.
 func InstallClaude(settingsPath string) (InstallResult, error) {
-	res := InstallResult{Path: settingsPath}
-	target, err := resolveLink(settingsPath)
+	return installHooks(settingsPath, claudeFile)
+}
+
+// hookFile describes one agent's hook configuration file: a JSON object whose "hooks"
+// object maps each event to an array of entries.
+type hookFile struct {
+	agent    string   // the AGENT argument of git-loop's hook commands
+	product  string   // the agent's name, for messages
+	preamble []jsonKV // members a new file starts with (a format version)
+	hooks    []fileHook
+	// grouped: the event's entries are groups holding a "hooks" array of commands
+	// (Claude Code, Codex, Gemini CLI); otherwise each entry is a command (Cursor, Copilot).
+	grouped bool
+	// commandKeys are the fields that may hold an entry's command.
+	commandKeys []string
+}
+
+// fileHook is one hook git-loop adds to a hookFile.
+type fileHook struct {
+	event   string // the agent's event key
+	command string // git-loop's command, "git-loop hook AGENT EVENT"
+	entry   any    // the JSON value appended to the event's array
+}
+
+var claudeFile = func() hookFile {
+	hf := hookFile{agent: "claude", product: "Claude Code", grouped: true, commandKeys: []string{"command"}}
+	for _, h := range ClaudeHooks {
+		group := hookGroup{Hooks: []hookCommand{{"command", h.Command, h.Timeout}}}
+		hf.hooks = append(hf.hooks, fileHook{h.Event, h.Command, group})
+	}
+	return hf
+}()
+
+// installHooks merges hf's hooks into the file at path, as InstallClaude describes.
+func installHooks(path string, hf hookFile) (InstallResult, error) {
+	res := InstallResult{Path: path}
+	target, err := resolveLink(path)
 	if err != nil {
 		return res, err
 	}
@@ -106,13 +141,13 @@ func InstallClaude(settingsPath string) (InstallResult, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		res.Created = true
 	case err != nil:
-		return res, fmt.Errorf("hooks: read Claude Code settings: %w", err)
+		return res, fmt.Errorf("hooks: read %s settings: %w", hf.product, err)
 	default:
 		if fi, err := os.Stat(target); err == nil {
 			perm = fi.Mode().Perm()
 		}
 	}
-	out, added, present, err := mergeClaudeHooks(doc, settingsPath)
+	out, added, present, err := mergeHooks(doc, path, hf)
 	if err != nil {
 		return res, err
 	}
@@ -121,10 +156,10 @@ func InstallClaude(settingsPath string) (InstallResult, error) {
 		return res, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return res, fmt.Errorf("hooks: create the directory of %s: %w", settingsPath, err)
+		return res, fmt.Errorf("hooks: create the directory of %s: %w", path, err)
 	}
 	if err := writeFileAtomic(target, out, perm); err != nil {
-		return res, fmt.Errorf("hooks: write %s: %w", settingsPath, err)
+		return res, fmt.Errorf("hooks: write %s: %w", path, err)
 	}
 	return res, nil
 }
@@ -132,14 +167,22 @@ func InstallClaude(settingsPath string) (InstallResult, error) {
 // mergeClaudeHooks returns doc with the missing ClaudeHooks added, what it added and what
 // was present. name names the file in errors.
 func mergeClaudeHooks(doc []byte, name string) (out []byte, added, present []string, err error) {
+	return mergeHooks(doc, name, claudeFile)
+}
+
+// mergeHooks returns doc with hf's missing hooks added, what it added and what was present.
+func mergeHooks(doc []byte, name string, hf hookFile) (out []byte, added, present []string, err error) {
 	bom := []byte("\xef\xbb\xbf")
 	hadBOM := bytes.HasPrefix(doc, bom)
 	doc = bytes.TrimPrefix(doc, bom)
 	fresh := len(bytes.TrimSpace(doc)) == 0
 	if fresh {
 		doc = []byte("{}\n")
+		if len(hf.preamble) > 0 {
+			doc, _ = json.MarshalIndent(orderedObject(hf.preamble), "", "  ")
+		}
 	}
-	if err := checkSettings(doc, name); err != nil {
+	if err := checkSettings(doc, name, hf.product); err != nil {
 		return nil, nil, nil, err
 	}
 	top := objectAt(doc, jsWS(doc, 0))
@@ -154,37 +197,37 @@ func mergeClaudeHooks(doc []byte, name string) (out []byte, added, present []str
 		case 'n': // "hooks": null, no hooks yet
 			hooksNull = true
 		default:
-			return nil, nil, nil, settingsShapeError(name, `"hooks"`, doc[hooksM.val.start], "an object")
+			return nil, nil, nil, settingsShapeError(name, hf.product, `"hooks"`, doc[hooksM.val.start], "an object")
 		}
 	}
 	haveHooks := hooksM != nil && !hooksNull
 
 	var edits []textEdit
 	var newEvents []jsonKV // events the file has no entry for
-	for _, h := range ClaudeHooks {
+	for _, h := range hf.hooks {
 		var ev *jsonMember
 		if haveHooks {
-			ev = lastMember(hooksObj.members, h.Event)
+			ev = lastMember(hooksObj.members, h.event)
 		}
 		if ev != nil && doc[ev.val.start] != '[' && doc[ev.val.start] != 'n' {
-			return nil, nil, nil, settingsShapeError(name, `"hooks"."`+h.Event+`"`, doc[ev.val.start], "an array")
+			return nil, nil, nil, settingsShapeError(name, hf.product, `"hooks"."`+h.event+`"`, doc[ev.val.start], "an array")
 		}
-		what := fmt.Sprintf("%s hook %q", h.Event, h.Command)
-		if ev != nil && doc[ev.val.start] == '[' && hasOurHook(doc, arrayAt(doc, ev.val.start), h.Command) {
+		what := fmt.Sprintf("%s hook %q", h.event, h.command)
+		if ev != nil && doc[ev.val.start] == '[' && hasOurHook(doc, arrayAt(doc, ev.val.start), hf, h.command) {
 			present = append(present, what)
 			continue
 		}
 		added = append(added, what)
-		group := hookGroup{Hooks: []hookCommand{{"command", h.Command, h.Timeout}}}
+		entry := h.entry
 		switch {
 		case ev == nil:
-			newEvents = append(newEvents, jsonKV{h.Event, []hookGroup{group}})
+			newEvents = append(newEvents, jsonKV{h.event, []any{entry}})
 		case doc[ev.val.start] == 'n': // "Stop": null
-			edits = append(edits, replaceValue(doc, st, ev.val, []hookGroup{group}))
+			edits = append(edits, replaceValue(doc, st, ev.val, []any{entry}))
 		default:
 			arr := arrayAt(doc, ev.val.start)
 			edits = append(edits, appendChildren(doc, st, arr.open, arr.close, arr.elems, func(ind string, pretty bool) []string {
-				return []string{st.render(group, ind, pretty)}
+				return []string{st.render(entry, ind, pretty)}
 			}))
 		}
 	}
@@ -206,7 +249,7 @@ func mergeClaudeHooks(doc []byte, name string) (out []byte, added, present []str
 		out = append(bytes.TrimSpace(out), st.nl...)
 	}
 	// The edits only add; check the result before it replaces a user's file.
-	if err := checkSettings(out, name); err != nil {
+	if err := checkSettings(out, name, hf.product); err != nil {
 		return nil, nil, nil, fmt.Errorf("hooks: internal error: merging hooks into %s made invalid JSON (%v); the file was left untouched", name, err)
 	}
 	if hadBOM {
@@ -216,7 +259,7 @@ func mergeClaudeHooks(doc []byte, name string) (out []byte, added, present []str
 }
 
 // checkSettings accepts a JSON object and explains anything else.
-func checkSettings(doc []byte, name string) error {
+func checkSettings(doc []byte, name, product string) error {
 	if !json.Valid(doc) {
 		err := json.Unmarshal(doc, new(any))
 		var syn *json.SyntaxError
@@ -228,7 +271,7 @@ func checkSettings(doc []byte, name string) error {
 		return fmt.Errorf("hooks: %s is not valid JSON (%s%s); fix it by hand (or move it away) and install again; the file was left untouched", name, where, oneLine(errText(err)))
 	}
 	if i := jsWS(doc, 0); doc[i] != '{' {
-		return fmt.Errorf("hooks: %s holds a JSON %s, but Claude Code's settings are a JSON object; fix it by hand (or move it away) and install again; the file was left untouched", name, jsonKind(doc[i]))
+		return fmt.Errorf("hooks: %s holds a JSON %s, but %s's hook settings are a JSON object; fix it by hand (or move it away) and install again; the file was left untouched", name, jsonKind(doc[i]), product)
 	}
 	return nil
 }
@@ -240,8 +283,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func settingsShapeError(name, key string, first byte, want string) error {
-	return fmt.Errorf("hooks: %s: %s is a JSON %s, but Claude Code expects %s there; fix it by hand and install again; the file was left untouched", name, key, jsonKind(first), want)
+func settingsShapeError(name, product, key string, first byte, want string) error {
+	return fmt.Errorf("hooks: %s: %s is a JSON %s, but %s expects %s there; fix it by hand and install again; the file was left untouched", name, key, jsonKind(first), product, want)
 }
 
 type hookGroup struct {
@@ -254,25 +297,33 @@ type hookCommand struct {
 	Timeout int    `json:"timeout"`
 }
 
-// hasOurHook reports whether a group of the event array runs command (git-loop's).
-func hasOurHook(doc []byte, arr jsonArr, command string) bool {
-	want := strings.Fields(command)[3]
+// hasOurHook reports whether an entry of the event array runs command (git-loop's), directly
+// or, in a grouped file, inside a group's "hooks".
+func hasOurHook(doc []byte, arr jsonArr, hf hookFile, command string) bool {
+	f := strings.Fields(command)
+	wantAgent, wantEvent := f[2], f[3]
 	for _, el := range arr.elems {
-		var g struct {
-			Hooks []json.RawMessage `json:"hooks"`
-		}
-		if json.Unmarshal(doc[el.start:el.end], &g) != nil {
-			continue
-		}
-		for _, raw := range g.Hooks {
-			var h struct {
-				Command any `json:"command"`
+		entries := []json.RawMessage{json.RawMessage(doc[el.start:el.end])}
+		if hf.grouped {
+			var g struct {
+				Hooks []json.RawMessage `json:"hooks"`
 			}
-			if json.Unmarshal(raw, &h) != nil {
+			if json.Unmarshal(doc[el.start:el.end], &g) != nil {
 				continue
 			}
-			if s, ok := h.Command.(string); ok {
-				if arg, ok := gitLoopHookArg(s); ok && arg == want {
+			entries = g.Hooks
+		}
+		for _, raw := range entries {
+			var fields map[string]any
+			if json.Unmarshal(raw, &fields) != nil {
+				continue
+			}
+			for _, key := range hf.commandKeys {
+				s, ok := fields[key].(string)
+				if !ok {
+					continue
+				}
+				if agent, event, ok := gitLoopHookArgs(s); ok && agent == wantAgent && event == wantEvent {
 					return true
 				}
 			}
@@ -281,13 +332,22 @@ func hasOurHook(doc []byte, arr jsonArr, command string) bool {
 	return false
 }
 
-// gitLoopHookArg returns the event argument of a "git-loop hook claude EVENT" command,
-// however git-loop is named: git-loop, a path to it (quoted or not, with or without .exe),
-// or "git loop".
+// gitLoopHookArg returns the event argument of a "git-loop hook claude EVENT" command.
 func gitLoopHookArg(command string) (string, bool) {
+	agent, event, ok := gitLoopHookArgs(command)
+	if !ok || agent != "claude" {
+		return "", false
+	}
+	return event, true
+}
+
+// gitLoopHookArgs returns the agent and event arguments of a "git-loop hook AGENT EVENT"
+// command, however git-loop is named: git-loop, a path to it (quoted or not, with or without
+// .exe), or "git loop".
+func gitLoopHookArgs(command string) (agent, event string, ok bool) {
 	f := strings.Fields(command)
 	if len(f) == 0 {
-		return "", false
+		return "", "", false
 	}
 	prog := strings.Trim(f[0], `"'`)
 	if i := strings.LastIndexAny(prog, `/\`); i >= 0 {
@@ -300,12 +360,12 @@ func gitLoopHookArg(command string) (string, bool) {
 	case prog == "git" && len(f) > 1 && f[1] == "loop":
 		f = f[2:]
 	default:
-		return "", false
+		return "", "", false
 	}
-	if len(f) < 3 || f[0] != "hook" || f[1] != "claude" {
-		return "", false
+	if len(f) < 3 || f[0] != "hook" {
+		return "", "", false
 	}
-	return f[2], true
+	return f[1], f[2], true
 }
 
 // --- a minimal, position-keeping reader of JSON already known to be valid ---

@@ -1,0 +1,247 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// The other agents' stop protocols. Each reads its payload (unknown fields ignored, optional
+// ones may be missing), turns it into an agentStop for the one engine (runStop), and answers
+// in its own words; all exit 0, so a failing git-loop never traps an agent.
+
+// CodexStopInput is Codex CLI's Stop payload.
+type CodexStopInput struct {
+	SessionID      string  `json:"session_id"`
+	TurnID         string  `json:"turn_id"`
+	TranscriptPath *string `json:"transcript_path"` // may be null
+	Cwd            string  `json:"cwd"`
+	Model          string  `json:"model"`
+	PermissionMode string  `json:"permission_mode"`
+	StopHookActive bool    `json:"stop_hook_active"`
+	// LastAssistantMessage is the agent's final response; nil when absent.
+	LastAssistantMessage *string `json:"last_assistant_message"`
+}
+
+// GeminiAfterAgentInput is Gemini CLI's AfterAgent payload.
+type GeminiAfterAgentInput struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	Timestamp      string `json:"timestamp"`
+	Prompt         string `json:"prompt"`
+	// PromptResponse is the model's final response text; nil when absent.
+	PromptResponse *string `json:"prompt_response"`
+	StopHookActive bool    `json:"stop_hook_active"`
+}
+
+// CursorStopInput is Cursor's stop payload. It carries no message: the afterAgentResponse
+// hook keeps the response for it.
+type CursorStopInput struct {
+	ConversationID string   `json:"conversation_id"`
+	GenerationID   string   `json:"generation_id"`
+	Status         string   `json:"status"` // "completed", "aborted" or "error"
+	LoopCount      int      `json:"loop_count"`
+	WorkspaceRoots []string `json:"workspace_roots"`
+	HookEventName  string   `json:"hook_event_name"`
+}
+
+// CursorResponseInput is Cursor's afterAgentResponse payload.
+type CursorResponseInput struct {
+	ConversationID string   `json:"conversation_id"`
+	GenerationID   string   `json:"generation_id"`
+	Text           string   `json:"text"`
+	WorkspaceRoots []string `json:"workspace_roots"`
+}
+
+// CopilotStopInput is Copilot CLI's agentStop payload (camelCase; the snake_case spelling
+// some versions use is accepted too). It carries no message.
+type CopilotStopInput struct {
+	SessionID      string `json:"sessionId"`
+	SessionIDSnake string `json:"session_id"`
+	Timestamp      any    `json:"timestamp"` // a number or a string, depending on the version
+	Cwd            string `json:"cwd"`
+	StopReason     string `json:"stopReason"`
+	StopReasonSnk  string `json:"stop_reason"`
+}
+
+// CodexStop answers Codex CLI's Stop hook: {"decision":"block","reason":…} to continue,
+// {} to let it stop (Codex accepts an empty object where its documentation is unclear about
+// empty output).
+func CodexStop(ctx context.Context, io Streams) int {
+	var in CodexStopInput
+	if !readAgentPayload(io, "codex stop", "Stop", &in, codexAnswer) {
+		return 0
+	}
+	stop := agentStop{hook: "codex stop", dirs: []string{in.Cwd}, session: in.SessionID}
+	if in.LastAssistantMessage != nil {
+		stop.message, stop.messageKnown = *in.LastAssistantMessage, true
+	}
+	return runStop(ctx, io, stop, codexAnswer)
+}
+
+var codexAnswer = stopAnswers{
+	keepGoing: func(w io.Writer, v loop.Verdict) {
+		writeAnswer(w, struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+		}{"block", v.ForAgent})
+	},
+	letStop: func(w io.Writer, _ string) { io.WriteString(w, "{}\n") },
+}
+
+// GeminiAfterAgent answers Gemini CLI's AfterAgent hook: {"decision":"deny","reason":…}
+// makes the reason the next prompt; "systemMessage" is shown to the user.
+func GeminiAfterAgent(ctx context.Context, io Streams) int {
+	var in GeminiAfterAgentInput
+	if !readAgentPayload(io, "gemini after-agent", "AfterAgent", &in, geminiAnswer) {
+		return 0
+	}
+	if in.HookEventName != "" && in.HookEventName != "AfterAgent" {
+		fmt.Fprintf(io.Stderr, "git-loop: hook gemini after-agent: %v; letting the agent stop\n", wrongEvent(in.HookEventName, "AfterAgent"))
+		return 0
+	}
+	stop := agentStop{hook: "gemini after-agent", dirs: []string{in.Cwd}, session: in.SessionID}
+	if in.PromptResponse != nil {
+		stop.message, stop.messageKnown = *in.PromptResponse, true
+	}
+	return runStop(ctx, io, stop, geminiAnswer)
+}
+
+var geminiAnswer = stopAnswers{
+	keepGoing: func(w io.Writer, v loop.Verdict) {
+		writeAnswer(w, struct {
+			Decision      string `json:"decision"`
+			Reason        string `json:"reason"`
+			SystemMessage string `json:"systemMessage,omitempty"`
+		}{"deny", v.ForAgent, v.ForUser})
+	},
+	letStop: func(w io.Writer, text string) {
+		if text != "" {
+			writeSystemMessage(w, text)
+		}
+	},
+}
+
+// CursorStop answers Cursor's stop hook: {"followup_message":…} is sent as the next user
+// message; {} lets the agent stop. Only a completed generation is judged: an aborted one
+// was stopped by the person, an errored one by Cursor.
+func CursorStop(ctx context.Context, io Streams) int {
+	var in CursorStopInput
+	if !readAgentPayload(io, "cursor stop", "stop", &in, cursorAnswer) {
+		return 0
+	}
+	if in.Status != "" && in.Status != "completed" {
+		cursorAnswer.letStop(io.Stdout, "")
+		return 0
+	}
+	roots := workspaceRoots(in.WorkspaceRoots)
+	stop := agentStop{hook: "cursor stop", dirs: roots, session: in.ConversationID, readMessage: func() (string, bool) {
+		for _, root := range roots {
+			text, ok, err := loop.RecallMessage(root, in.ConversationID)
+			if err != nil {
+				fmt.Fprintf(io.Stderr, "git-loop: hook cursor stop: %v; the gates decide\n", err)
+			}
+			if ok {
+				return text, true
+			}
+		}
+		return "", false
+	}}
+	return runStop(ctx, io, stop, cursorAnswer)
+}
+
+var cursorAnswer = stopAnswers{
+	keepGoing: func(w io.Writer, v loop.Verdict) {
+		writeAnswer(w, struct {
+			FollowupMessage string `json:"followup_message"`
+		}{v.ForAgent})
+	},
+	letStop: func(w io.Writer, _ string) { io.WriteString(w, "{}\n") },
+}
+
+// CursorAfterResponse keeps the agent's response (Cursor's afterAgentResponse) for the stop
+// that follows, in worktrees with an active loop. It answers {} and never fails the agent.
+func CursorAfterResponse(io Streams) int {
+	var in CursorResponseInput
+	if !readAgentPayload(io, "cursor after-agent-response", "afterAgentResponse", &in, cursorAnswer) {
+		return 0
+	}
+	for _, root := range workspaceRoots(in.WorkspaceRoots) {
+		if err := loop.RememberMessage(root, in.ConversationID, in.Text); err != nil {
+			fmt.Fprintf(io.Stderr, "git-loop: hook cursor after-agent-response: %v\n", err)
+		}
+	}
+	cursorAnswer.letStop(io.Stdout, "")
+	return 0
+}
+
+// CopilotAgentStop answers Copilot CLI's agentStop hook: {"decision":"block","reason":…}
+// to continue. No message arrives, so a promise cannot be seen and the gates decide (the
+// continuation says so). A stop the person asked for (a stop reason naming an abort,
+// cancel or interrupt) is not judged.
+func CopilotAgentStop(ctx context.Context, io Streams) int {
+	var in CopilotStopInput
+	if !readAgentPayload(io, "copilot agent-stop", "agentStop", &in, copilotAnswer) {
+		return 0
+	}
+	session, reason := firstNonEmpty(in.SessionID, in.SessionIDSnake), firstNonEmpty(in.StopReason, in.StopReasonSnk)
+	if personStopped(reason) {
+		return 0
+	}
+	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session}
+	return runStop(ctx, io, stop, copilotAnswer)
+}
+
+var copilotAnswer = stopAnswers{
+	keepGoing: func(w io.Writer, v loop.Verdict) {
+		writeAnswer(w, struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+		}{"block", v.ForAgent})
+	},
+	letStop: func(io.Writer, string) {},
+}
+
+// workspaceRoots are Cursor's workspace roots, or the hook's own directory (Cursor runs
+// project hooks from the project's root) when the payload names none.
+func workspaceRoots(roots []string) []string {
+	if len(roots) == 0 {
+		return []string{""}
+	}
+	return roots
+}
+
+func personStopped(reason string) bool {
+	r := strings.ToLower(reason)
+	for _, w := range []string{"abort", "cancel", "interrupt"} {
+		if strings.Contains(r, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// readAgentPayload reads a payload into v; on failure it says why on stderr, answers "let
+// it stop" in the protocol and returns false.
+func readAgentPayload(io Streams, hook, event string, v any, ans stopAnswers) bool {
+	if err := readPayload(io.Stdin, event, v); err != nil {
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; letting the agent stop\n", hook, err)
+		ans.letStop(io.Stdout, "")
+		return false
+	}
+	return true
+}

@@ -1,0 +1,130 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The hook files of the other agents, each merged like Claude Code's settings (installHooks):
+//
+//   - Codex CLI: .codex/hooks.json (user: $CODEX_HOME/hooks.json, default ~/.codex), the
+//     shape of Claude Code's: {"hooks": {"Stop": [{"hooks": [{"type": "command",
+//     "command": …, "timeout": seconds}]}]}}.
+//   - Gemini CLI: .gemini/settings.json (user: ~/.gemini/settings.json), {"hooks":
+//     {"AfterAgent": [{"matcher": "*", "hooks": [{"name": …, "type": "command", "command": …,
+//     "timeout": milliseconds}]}]}}.
+//   - Cursor: .cursor/hooks.json (user: ~/.cursor/hooks.json), {"version": 1, "hooks":
+//     {"stop": [{"command": …, "timeout": seconds, "loop_limit": n}], "afterAgentResponse":
+//     [{"command": …}]}}. loop_limit caps Cursor's automatic follow-ups (5 when unset); the
+//     loop's own limits are what should end it, so git-loop sets a high one.
+//   - Copilot CLI: .github/hooks/git-loop.json (user: $COPILOT_HOME/hooks/git-loop.json,
+//     default ~/.copilot), {"version": 1, "hooks": {"agentStop": [{"type": "command",
+//     "bash": …, "powershell": …, "timeoutSec": seconds}]}}.
+
+// stopTimeout is how long an agent lets a stop hook run (gates included), in seconds, as
+// installed for every agent; stopDeadline cuts the gates off before it.
+const stopTimeout = 600
+
+// cursorLoopLimit is the follow-up cap installed for Cursor's stop hook.
+const cursorLoopLimit = 100
+
+type geminiHook struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+var (
+	codexFile = hookFile{agent: "codex", product: "Codex", grouped: true, commandKeys: []string{"command"},
+		hooks: []fileHook{{"Stop", "git-loop hook codex stop",
+			hookGroup{Hooks: []hookCommand{{"command", "git-loop hook codex stop", stopTimeout}}}}}}
+
+	geminiFile = hookFile{agent: "gemini", product: "Gemini CLI", grouped: true, commandKeys: []string{"command"},
+		hooks: []fileHook{{"AfterAgent", "git-loop hook gemini after-agent", orderedObject{
+			{"matcher", "*"},
+			{"hooks", []any{geminiHook{"git-loop", "command", "git-loop hook gemini after-agent", stopTimeout * 1000}}},
+		}}}}
+
+	cursorFile = hookFile{agent: "cursor", product: "Cursor", preamble: []jsonKV{{"version", 1}}, commandKeys: []string{"command"},
+		hooks: []fileHook{
+			{"stop", "git-loop hook cursor stop", orderedObject{
+				{"command", "git-loop hook cursor stop"}, {"timeout", stopTimeout}, {"loop_limit", cursorLoopLimit}}},
+			{"afterAgentResponse", "git-loop hook cursor after-agent-response", orderedObject{
+				{"command", "git-loop hook cursor after-agent-response"}, {"timeout", 30}}},
+		}}
+
+	copilotFile = hookFile{agent: "copilot", product: "Copilot CLI", preamble: []jsonKV{{"version", 1}}, commandKeys: []string{"bash", "powershell", "command"},
+		hooks: []fileHook{{"agentStop", "git-loop hook copilot agent-stop", orderedObject{
+			{"type", "command"}, {"bash", "git-loop hook copilot agent-stop"},
+			{"powershell", "git-loop hook copilot agent-stop"}, {"timeoutSec", stopTimeout}}}}}
+)
+
+// agentInstall is where one agent's hooks go, for the project or the user.
+type agentInstall struct {
+	file    hookFile
+	project func(dir string) string
+	user    func(home string) string
+}
+
+var agentInstalls = map[string]agentInstall{
+	"codex": {codexFile,
+		func(dir string) string { return filepath.Join(dir, ".codex", "hooks.json") },
+		func(home string) string { return filepath.Join(envOr("CODEX_HOME", filepath.Join(home, ".codex")), "hooks.json") }},
+	"gemini": {geminiFile,
+		func(dir string) string { return filepath.Join(dir, ".gemini", "settings.json") },
+		func(home string) string { return filepath.Join(home, ".gemini", "settings.json") }},
+	"cursor": {cursorFile,
+		func(dir string) string { return filepath.Join(dir, ".cursor", "hooks.json") },
+		func(home string) string { return filepath.Join(home, ".cursor", "hooks.json") }},
+	"copilot": {copilotFile,
+		func(dir string) string { return filepath.Join(dir, ".github", "hooks", "git-loop.json") },
+		func(home string) string {
+			return filepath.Join(envOr("COPILOT_HOME", filepath.Join(home, ".copilot")), "hooks", "git-loop.json")
+		}},
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// Agents lists the agents install and hook know, in a stable order.
+func Agents() []string {
+	names := []string{"claude"}
+	for name := range agentInstalls {
+		names = append(names, name)
+	}
+	sort.Strings(names[1:])
+	return names
+}
+
+// ErrUnknownAgent: install or hook was given an agent git-loop has no protocol for.
+var ErrUnknownAgent = errors.New("unknown agent")
+
+// installAgent installs the hooks of an agent other than Claude Code.
+func installAgent(agent, dir string, user bool) ([]InstallResult, error) {
+	ai, ok := agentInstalls[agent]
+	if !ok {
+		return nil, fmt.Errorf("install: %w %q; supported: %s", ErrUnknownAgent, agent, strings.Join(Agents(), ", "))
+	}
+	path := ai.project(dir)
+	if user {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("install: find the home directory for %s's user settings: %w", ai.file.product, err)
+		}
+		path = ai.user(home)
+	}
+	res, err := installHooks(path, ai.file)
+	if err != nil {
+		return nil, err
+	}
+	return []InstallResult{res}, nil
+}

@@ -59,7 +59,7 @@ type Settings struct {
 	Exit          string
 	MaxIterations *int
 	Unlimited     bool
-	Policy        Policy // from configuration files only, for now
+	Policy        Policy // from configuration files and imported state files
 }
 
 // ErrConfig marks invalid configuration or flags.
@@ -170,6 +170,7 @@ func (s *Settings) Override(o Settings) {
 	if o.Unlimited {
 		s.Unlimited = true
 	}
+	s.Policy.override(o.Policy)
 }
 
 // ParseGateFlag parses --gate NAME=CMD.
@@ -228,10 +229,10 @@ func (c *Config) checkCompletable() error {
 			return fmt.Errorf("%w: --promise is empty; give the phrase the agent must write, e.g. --promise 'ALL TESTS PASS'", ErrConfig)
 		}
 	}
-	if len(c.Promises) == 0 && len(c.Gates) == 0 {
+	if len(c.Promises) == 0 && len(c.Gates) == 0 && len(c.Markers) == 0 { // a marker is an exit signal too
 		return fmt.Errorf("%w: the loop could never complete: add a completion promise (--promise PHRASE) or a gate (--gate NAME=CMD)", ErrConfig)
 	}
-	if c.Exit == ExitPromise && len(c.Promises) == 0 {
+	if c.Exit == ExitPromise && len(c.Promises) == 0 && len(c.Markers) == 0 {
 		return fmt.Errorf("%w: exit policy promise needs a promise; add --promise PHRASE or choose --exit gates", ErrConfig)
 	}
 	return nil

@@ -155,3 +155,35 @@ func (p *Policy) checkAgainst(gates []Gate) error {
 	}
 	return nil
 }
+
+// override applies the non-zero fields of o over p (an imported loop's markers, criteria,
+// limits and duration over the configured ones).
+func (p *Policy) override(o Policy) {
+	if len(o.Markers) > 0 {
+		p.Markers = o.Markers
+	}
+	if len(o.Criteria) > 0 {
+		p.Criteria = o.Criteria
+	}
+	if len(o.Routes) > 0 {
+		p.Routes = o.Routes
+	}
+	if o.MaxDuration != "" {
+		p.MaxDuration = o.MaxDuration
+	}
+	if o.TokenBudget > 0 {
+		p.TokenBudget = o.TokenBudget
+	}
+	if len(o.Irreversible) > 0 {
+		p.Irreversible = o.Irreversible
+	}
+	if len(o.MustNot) > 0 {
+		p.MustNot = o.MustNot
+	}
+	for _, l := range []struct{ dst, src *int }{{&p.Limits.Stuck, &o.Limits.Stuck}, {&p.Limits.SameError, &o.Limits.SameError},
+		{&p.Limits.NoProgress, &o.Limits.NoProgress}, {&p.Limits.Rework, &o.Limits.Rework}} {
+		if *l.src > 0 {
+			*l.dst = *l.src
+		}
+	}
+}

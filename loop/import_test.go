@@ -1,0 +1,310 @@
+package loop
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Fixtures in the shapes the tools write (see the comments on each parser for the source).
+const (
+	ralphFixture = `---
+active: true
+iteration: 4
+max_iterations: 20
+completion_promise: "LOGIN FIXED"
+started_at: "2026-01-02T03:04:05Z"
+---
+
+Fix the login redirect.
+Add a test.
+`
+	stravinskyFixture = `---
+iteration_count: 3
+max_iterations: 15
+completion_promise: "ALL_FEATURES_IMPLEMENTED"
+active: true
+started_at: 2026-01-08T12:34:56Z
+last_updated: 2026-01-08T12:35:22Z
+---
+Implement the Redis caching layer with tests.
+
+## Iteration 1
+Added RedisClient.
+
+## Iteration 2
+Added decorators.
+`
+	safeRustFixture = `{
+  "active": true,
+  "started": "2024-01-15T10:00:00Z",
+  "iteration": 3,
+  "max_iterations": 10,
+  "current_layer": 5,
+  "completion_promise": "ALL_GATES_PASS",
+  "gates_passed": [1, 2, 3, 4],
+  "gates_remaining": [5, 6, 7, 8, 9],
+  "rework_count": 1,
+  "last_failure": {"layer": 5, "reason": "clippy::unwrap_used violation", "routed_to": 4},
+  "safety_limits": {"max_iterations": 12, "max_rework_per_layer": 3, "timeout_minutes": 60, "escalation_on_limit": "PAUSE_FOR_HUMAN"}
+}`
+	loopStateFixture = `{
+  "spec": "Add validation to the auth module",
+  "criteria": ["test passes", "no lint errors"],
+  "criteriaStatus": {"test passes": true, "no lint errors": {"met": false, "verification": "execution output"}},
+  "steps": ["schema", "validator"],
+  "completedSteps": ["schema"],
+  "remainingSteps": ["validator"],
+  "iteration": 2,
+  "status": "in_progress",
+  "circuitBreaker": {"stuckCount": 1, "stuckThreshold": 4},
+  "budget": 25
+}`
+	moaiFixture = `{
+  "active": true,
+  "iteration": 3,
+  "max_iterations": 10,
+  "last_error_count": 2,
+  "last_warning_count": 5,
+  "files_modified": ["src/auth.py", "src/user.py"],
+  "start_time": 1704380400.0,
+  "completion_reason": null
+}`
+)
+
+func intp(n int) *int { return &n }
+
+// TestParseImportFormats: what each format carries over and lists as not carried over.
+func TestParseImportFormats(t *testing.T) {
+	tests := []struct {
+		path, data string
+		want       Imported // Format, Prompt prefix, Promises, Markers, MaxIterations, Iteration, Limits, MaxDuration
+		criteria   []string
+		skipped    []string // substrings of not-carried lines, in order
+	}{
+		{".claude/ralph-loop.local.md", ralphFixture,
+			Imported{Format: FormatRalph, Prompt: "Fix the login redirect.\nAdd a test.", Promises: []string{"LOGIN FIXED"}, MaxIterations: intp(20), Iteration: 4},
+			nil, []string{"iteration: 4", "started_at"}},
+		{".stravinsky/continuation-loop.md", stravinskyFixture,
+			Imported{Format: FormatStravinsky, Prompt: "Implement the Redis caching layer with tests.", Promises: []string{"ALL_FEATURES_IMPLEMENTED"}, MaxIterations: intp(15), Iteration: 3},
+			nil, []string{"2 iteration notes", "anywhere in a reply", "iteration_count: 3", "started_at", "last_updated"}},
+		{".safe-rust/loop-state.json", safeRustFixture,
+			Imported{Format: FormatSafeRust, Prompt: "Continue the safe-rust verification loop", PromptDerived: true, Promises: []string{"ALL_GATES_PASS"}, MaxIterations: intp(10), Iteration: 3,
+				Limits: Limits{Rework: 3}, MaxDuration: "60m"},
+			nil, []string{"safety_limits.escalation_on_limit", `gates_passed: "1, 2, 3, 4"`, "slash commands", "rework_count: 1", "iteration: 3", "started"}},
+		{".loop/state.json", loopStateFixture,
+			Imported{Format: FormatLoopState, Prompt: "Add validation to the auth module", Markers: []string{"<loop-complete>"}, Iteration: 2, Limits: Limits{Stuck: 4}},
+			[]string{"test passes", "no lint errors"},
+			[]string{`criterion "test passes" was met`, "circuitBreaker.stuckCount: \"1\"", "steps:", "completedSteps:", "remainingSteps:", "iteration: 2", `budget: "25"`}},
+		{".moai/cache/.moai_loop_state.json", moaiFixture,
+			Imported{Format: FormatMoAI, Prompt: "Continue the MoAI feedback loop", PromptDerived: true, Markers: moaiMarkers, MaxIterations: intp(10), Iteration: 3},
+			nil, []string{"ralph.yaml", "iteration: 3", "start_time"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want.Format, func(t *testing.T) {
+			im, err := ParseImport(tt.path, []byte(tt.data), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := tt.want
+			if im.Format != w.Format || !strings.HasPrefix(im.Prompt, w.Prompt) || im.PromptDerived != w.PromptDerived || im.Iteration != w.Iteration ||
+				!reflect.DeepEqual(im.Promises, w.Promises) || !reflect.DeepEqual(im.Markers, w.Markers) || !reflect.DeepEqual(im.MaxIterations, w.MaxIterations) ||
+				im.Limits != w.Limits || im.MaxDuration != w.MaxDuration {
+				t.Errorf("got %+v\nwant %+v", im, w)
+			}
+			var names []string
+			for _, c := range im.Criteria {
+				names = append(names, c.Name)
+			}
+			if !reflect.DeepEqual(names, tt.criteria) {
+				t.Errorf("criteria %q, want %q", names, tt.criteria)
+			}
+			checkSkipped(t, im.NotCarried, tt.skipped)
+		})
+	}
+}
+
+// checkSkipped wants each substring in a later line than the previous one.
+func checkSkipped(t *testing.T, lines, want []string) {
+	t.Helper()
+	i := 0
+	for _, w := range want {
+		for i < len(lines) && !strings.Contains(lines[i], w) {
+			i++
+		}
+		if i == len(lines) {
+			t.Errorf("not carried over: no line with %q (in order) in\n%s", w, strings.Join(lines, "\n"))
+			return
+		}
+		i++
+	}
+}
+
+// TestParseImportDetails: edge cases of single fields.
+func TestParseImportDetails(t *testing.T) {
+	tests := []struct {
+		name, path, data string
+		check            func(*Imported) bool
+	}{
+		{"ralph null promise", "ralph-loop.local.md", "---\ncompletion_promise: null\nmax_iterations: 5\n---\ntask\n",
+			func(im *Imported) bool { return len(im.Promises) == 0 && *im.MaxIterations == 5 }},
+		{"ralph unlimited is listed, not carried", "ralph-loop.local.md", "---\nmax_iterations: 0\n---\ntask\n",
+			func(im *Imported) bool {
+				return im.MaxIterations == nil && strings.Contains(strings.Join(im.NotCarried, "\n"), "--unlimited")
+			}},
+		{"ralph CRLF and BOM", "ralph-loop.local.md", "\ufeff---\r\ncompletion_promise: \"X\"\r\n---\r\ntask\r\nmore\r\n",
+			func(im *Imported) bool { return im.Prompt == "task\nmore" && im.Promises[0] == "X" }},
+		{"ralph unquoted number promise is text", "ralph-loop.local.md", "---\ncompletion_promise: 42\n---\ntask\n",
+			func(im *Imported) bool { return im.Promises[0] == "42" }},
+		{"ralph inactive is listed", "ralph-loop.local.md", "---\nactive: false\n---\ntask\n",
+			func(im *Imported) bool { return strings.Contains(strings.Join(im.NotCarried, "\n"), "active: false") }},
+		{"loop-state criteria from status only, sorted", ".loop/state.json", `{"spec":"s","criteriaStatus":{"b":false,"a":true}}`,
+			func(im *Imported) bool { return len(im.Criteria) == 2 && im.Criteria[0].Name == "a" && im.Criteria[0].Met }},
+		{"loop-state completed status listed", ".loop/state.json", `{"spec":"s","status":"completed"}`,
+			func(im *Imported) bool { return strings.Contains(strings.Join(im.NotCarried, "\n"), `status: "completed"`) }},
+		{"content sniffing: safe-rust anywhere", "state-backup.json", `{"current_layer": 2}`,
+			func(im *Imported) bool { return im.Format == FormatSafeRust && strings.Contains(im.Prompt, "Current layer: 2.") }},
+		{"content sniffing: stravinsky", "notes.md", "---\niteration_count: 1\n---\ngoal\n",
+			func(im *Imported) bool { return im.Format == FormatStravinsky && im.Prompt == "goal" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			im, err := ParseImport(tt.path, []byte(tt.data), "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(im) {
+				t.Errorf("got %+v", im)
+			}
+		})
+	}
+}
+
+// TestParseImportMalformed: each bad file is one line naming the file, the problem and the fix.
+func TestParseImportMalformed(t *testing.T) {
+	tests := []struct{ name, path, data, format, want string }{
+		{"bad yaml", ".claude/ralph-loop.local.md", "---\nmax_iterations: [\n---\ntask\n", "", "YAML front matter does not parse"},
+		{"no front matter", ".claude/ralph-loop.local.md", "just a prompt\n", "", "no YAML front matter"},
+		{"unclosed front matter", ".claude/ralph-loop.local.md", "---\nactive: true\n", "", "no YAML front matter"},
+		{"yaml list", ".claude/ralph-loop.local.md", "---\n- a\n---\ntask\n", "", "does not parse"},
+		{"empty front matter", ".claude/ralph-loop.local.md", "---\n---\ntask\n", "", "front matter is empty"},
+		{"empty prompt", ".claude/ralph-loop.local.md", "---\nactive: true\n---\n\n  \n", "", "records no prompt"},
+		{"max not a number", ".claude/ralph-loop.local.md", "---\nmax_iterations: many\n---\ntask\n", "", `max_iterations is "many", not a whole number`},
+		{"negative max", ".claude/ralph-loop.local.md", "---\nmax_iterations: -3\n---\ntask\n", "", "not a whole number"},
+		{"promise a list", ".claude/ralph-loop.local.md", "---\ncompletion_promise: [a]\n---\ntask\n", "", "completion_promise is a list"},
+		{"stravinsky prompt overwritten", ".stravinsky/continuation-loop.md", "---\niteration_count: 2\n---\n\nIteration 2 in progress", "", "replaced it"},
+		{"invalid json", ".safe-rust/loop-state.json", "{\n\"iteration\": 3,\n}", "", "invalid JSON at line 3"},
+		{"json cut short", ".loop/state.json", `{"spec": "x"`, "", "empty or cut short"},
+		{"json array", ".loop/state.json", `[1]`, "", "not an object"},
+		{"json trailing", ".moai/cache/.moai_loop_state.json", `{"iteration":1} {}`, "", "more data follows"},
+		{"loop-state no spec", ".loop/state.json", `{"criteria":["a"]}`, "", "records no spec"},
+		{"safe-rust empty", ".safe-rust/loop-state.json", `{}`, "", "records nothing of a safe-rust loop"},
+		{"moai empty", ".moai_loop_state.json", `{"x":1}`, "", "records nothing of a MoAI loop"},
+		{"breaker threshold zero", ".loop/state.json", `{"spec":"s","circuitBreaker":{"stuckThreshold":0}}`, "", "not a number ≥ 1"},
+		{"unknown", "notes.txt", "hello", "", "not a loop state file git-loop knows"},
+		{"unknown format flag", "notes.txt", "hello", "yaml", `unknown format "yaml"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseImport(tt.path, []byte(tt.data), tt.format)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			msg := err.Error()
+			if !errors.Is(err, ErrImport) || !errors.Is(err, ErrConfig) || !strings.Contains(msg, tt.path) ||
+				!strings.Contains(msg, tt.want) || strings.Contains(msg, "\n") || !strings.Contains(msg, "; ") {
+				t.Errorf("error %q: want one line with %q, the file and a fix, ErrImport and ErrConfig", msg, tt.want)
+			}
+		})
+	}
+}
+
+// TestImportStartsThroughStart: an import starts a real loop with the file's settings,
+// flags win, the file is untouched, and a refused import writes no ref.
+func TestImportStartsThroughStart(t *testing.T) {
+	dir := newTestRepo(t)
+	s := openStoreAt(t, dir)
+	path := filepath.Join(dir, ".claude", "ralph-loop.local.md")
+	os.MkdirAll(filepath.Dir(path), 0o777)
+	os.WriteFile(path, []byte(ralphFixture), 0o666)
+	before, _ := os.ReadFile(path)
+
+	// No way to complete after overriding: refused, nothing written.
+	if _, err := s.Import(ImportOptions{File: path, Format: "nonsense"}); !errors.Is(err, ErrImport) {
+		t.Fatalf("bad format: %v", err)
+	}
+	if refs := gitOut(t, dir, "for-each-ref", "refs/loop"); refs != "" {
+		t.Fatalf("a refused import wrote refs: %s", refs)
+	}
+	res, err := s.Import(ImportOptions{File: path, DryRun: true})
+	if err != nil || res.State != nil || res.Config.MaxIterations != 20 {
+		t.Fatalf("dry run: %+v, %v", res, err)
+	}
+	if refs := gitOut(t, dir, "for-each-ref", "refs/loop"); refs != "" {
+		t.Fatalf("a dry run wrote refs: %s", refs)
+	}
+	n := 7
+	res, err = s.Import(ImportOptions{File: path, StartOptions: StartOptions{Name: "imp", Flags: Settings{MaxIterations: &n}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cfg, err := s.Status("imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.MaxIterations != 7 || cfg.Prompt != "Fix the login redirect.\nAdd a test." || !reflect.DeepEqual(cfg.Promises, []string{"LOGIN FIXED"}) || res.State.Iteration != 0 {
+		t.Errorf("imported loop: %+v", cfg)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("the imported file changed")
+	}
+	// git itself sees the loop and its loop.json.
+	if out := gitOut(t, dir, "show", "refs/loop/imp:loop.json"); !strings.Contains(out, `"LOGIN FIXED"`) {
+		t.Errorf("loop.json: %s", out)
+	}
+}
+
+// TestImportedCriteriaComplete: a moo.md loop keeps its dual exit: every criterion reported
+// met in the status block and <loop-complete>; the marker alone does not complete it.
+func TestImportedCriteriaComplete(t *testing.T) {
+	dir := newTestRepo(t)
+	s := openStoreAt(t, dir)
+	path := filepath.Join(dir, ".loop", "state.json")
+	os.MkdirAll(filepath.Dir(path), 0o777)
+	os.WriteFile(path, []byte(loopStateFixture), 0o666)
+	if _, err := s.Import(ImportOptions{File: path, StartOptions: StartOptions{Name: "g"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := stop(t, s, StopInput{Message: "All done.\n<loop-complete>"})
+	if r.Verdict.Decision != DecideContinue || !strings.Contains(r.Verdict.ForAgent, "criterion no lint errors") {
+		t.Fatalf("marker alone: %s\n%s", r.Verdict.Decision, r.Verdict.ForAgent)
+	}
+	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("progress\n"), 0o666)
+	msg := "---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"test passes\": true, \"no lint errors\": true}\n---END_STATUS---\n<loop-complete>"
+	if r = stop(t, s, StopInput{Message: msg}); r.Verdict.Decision != DecideComplete {
+		t.Fatalf("criteria met and marker: %s\n%s", r.Verdict.Decision, r.Verdict.ForAgent)
+	}
+}
+
+// TestImportNeedsAWayToFinish: a ralph loop without a promise has no way to complete in
+// git-loop; the import says how to give one, and --gate makes it start.
+func TestImportNeedsAWayToFinish(t *testing.T) {
+	dir := newTestRepo(t)
+	s := openStoreAt(t, dir)
+	path := filepath.Join(t.TempDir(), "ralph-loop.local.md")
+	os.WriteFile(path, []byte("---\ncompletion_promise: null\n---\nrefactor\n"), 0o666)
+	_, err := s.Import(ImportOptions{File: path})
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "could never complete") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := exec.Command("git", "-C", dir, "rev-parse", "-q", "--verify", "refs/loop/main").Output(); err == nil {
+		t.Fatal("refused import created a loop")
+	}
+	if _, err := s.Import(ImportOptions{File: path, StartOptions: StartOptions{Flags: Settings{Gates: []Gate{{Name: "t", Run: "true"}}}}}); err != nil {
+		t.Fatal(err)
+	}
+}

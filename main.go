@@ -244,6 +244,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT",
 			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
+		scoreCommand(out),
 		{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
 			Action: func(c *cli.Context) error { return loop.Demo(c.Context, out) },

@@ -171,7 +171,7 @@ func trimPunct(s string) string {
 
 // isPath reports whether w looks like a path (a/b, ./x, dir/) or a file name (calc.go).
 func isPath(w string) bool {
-	if strings.Contains(w, "://") {
+	if strings.Contains(w, "://") || strings.ContainsFunc(w, unicode.IsSpace) {
 		return false
 	}
 	if strings.Contains(w, "/") {

@@ -1,0 +1,63 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// ErrIntent marks a spec too vague for a loop to run on (shape intent): `score` exits 1
+// with it, and `start` refuses it (as a configuration error, exit 2) unless forced.
+var ErrIntent = errors.New("the spec is only an intent")
+
+// PrintScore writes a spec's score as a short table with what to add to each weak
+// dimension, or as JSON.
+func PrintScore(w io.Writer, s SpecScore, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, s)
+	}
+	fmt.Fprintf(w, "spec: %s\n", s.Summary())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DIMENSION\tSCORE\tFOUND\tTO ADD")
+	for _, d := range s.Dimensions {
+		found := "-"
+		if len(d.Found) > 0 {
+			shown := make([]string, min(len(d.Found), 2))
+			for i := range shown {
+				shown[i] = clip(d.Found[i], 32)
+			}
+			found = strings.Join(shown, ", ")
+			if len(d.Found) > 2 {
+				found += fmt.Sprintf(" (+%d)", len(d.Found)-2)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d/2\t%s\t%s\n", d.Name, d.Score, found, d.Missing)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, ShapeMeaning(s.Shape))
+	return nil
+}
+
+// ShapeMeaning says in one line what a shape means for a loop.
+func ShapeMeaning(shape string) string {
+	switch shape {
+	case ShapeTool:
+		return "shape tool: the loop can run on its own"
+	case ShapeColleague:
+		return "shape colleague: the loop pauses after the plan, after each iteration and before completion for `git loop resume` to confirm"
+	}
+	return "shape intent: too vague to loop on; `git loop start` refuses it without --force — add what the table says"
+}
+
+// clip shortens s to at most n runes, marking the cut with "…".
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -203,6 +203,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		transitionCommand(out, loop.Pause, "pause a loop: the hook lets the agent stop until it is resumed"),
 		transitionCommand(out, loop.Resume, "resume a paused loop"),
 		transitionCommand(out, loop.Cancel, "cancel a loop; its history stays on refs/loop/NAME"),
+		importCommand(out),
 		{
 			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]",
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, jsonFlag},

@@ -50,6 +50,7 @@ func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 		fmt.Fprintf(w, "dry run: nothing recorded; %s is unchanged; run without --dry-run to start the loop\n", im.File)
 		return nil
 	}
+	fmt.Fprintf(w, "%s is left untouched: if the old tool's hook is still installed, stop its loop there\n", im.File)
 	return PrintState(w, res.State, false, "started")
 }
 

@@ -163,11 +163,17 @@ func TestParseImportDetails(t *testing.T) {
 		{"ralph inactive is listed", "ralph-loop.local.md", "---\nactive: false\n---\ntask\n",
 			func(im *Imported) bool { return strings.Contains(strings.Join(im.NotCarried, "\n"), "active: false") }},
 		{"loop-state criteria from status only, sorted", ".loop/state.json", `{"spec":"s","criteriaStatus":{"b":false,"a":true}}`,
-			func(im *Imported) bool { return len(im.Criteria) == 2 && im.Criteria[0].Name == "a" && im.Criteria[0].Met }},
+			func(im *Imported) bool {
+				return len(im.Criteria) == 2 && im.Criteria[0].Name == "a" && im.Criteria[0].Met
+			}},
 		{"loop-state completed status listed", ".loop/state.json", `{"spec":"s","status":"completed"}`,
-			func(im *Imported) bool { return strings.Contains(strings.Join(im.NotCarried, "\n"), `status: "completed"`) }},
+			func(im *Imported) bool {
+				return strings.Contains(strings.Join(im.NotCarried, "\n"), `status: "completed"`)
+			}},
 		{"content sniffing: safe-rust anywhere", "state-backup.json", `{"current_layer": 2}`,
-			func(im *Imported) bool { return im.Format == FormatSafeRust && strings.Contains(im.Prompt, "Current layer: 2.") }},
+			func(im *Imported) bool {
+				return im.Format == FormatSafeRust && strings.Contains(im.Prompt, "Current layer: 2.")
+			}},
 		{"content sniffing: stravinsky", "notes.md", "---\niteration_count: 1\n---\ngoal\n",
 			func(im *Imported) bool { return im.Format == FormatStravinsky && im.Prompt == "goal" }},
 	}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// importCommand is `git loop import FILE [NAME]`: start a loop from another loop tool's
+// state file, with start's flags overriding what the file records.
+func importCommand(out io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "import", Usage: "start a loop from another loop tool's state file (the file is left untouched)", ArgsUsage: "FILE [NAME]",
+		Description: "FILE is .claude/ralph-loop.local.md, .safe-rust/loop-state.json, .loop/state.json,\n" +
+			".stravinsky/continuation-loop.md or .moai/cache/.moai_loop_state.json (or any file with --format).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Usage: "read FILE as `FORMAT`: ralph-loop, safe-rust, loop-state, stravinsky or moai (default: detected)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "show what would be carried over, start nothing"},
+			&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "replace the imported task"},
+			&cli.IntFlag{Name: "max-iterations", Usage: "replace the imported limit with `N` (0 needs --unlimited)", DefaultText: "the file's, else as for start"},
+			&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
+			&cli.StringSliceFlag{Name: "promise", Usage: "replace the imported promise with `PHRASE`"},
+			&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
+			&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
+			&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			opts, err := parseImport(c)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				res, err := s.Import(opts)
+				if err != nil {
+					return err
+				}
+				return loop.PrintImport(out, res, c.Bool("json"))
+			})
+		},
+	}
+}
+
+// parseImport turns import's arguments and flags into loop.ImportOptions.
+func parseImport(c *cli.Context) (loop.ImportOptions, error) {
+	var opts loop.ImportOptions
+	switch {
+	case c.NArg() == 0 || c.Args().First() == "":
+		return opts, usageError{msg: "import needs the state file, e.g. `git loop import .claude/ralph-loop.local.md`"}
+	case c.NArg() > 2:
+		return opts, usageError{msg: fmt.Sprintf("import takes a file and at most one loop name, got %d arguments", c.NArg())}
+	}
+	opts.File, opts.Name = c.Args().Get(0), c.Args().Get(1)
+	opts.Format, opts.DryRun = c.String("format"), c.Bool("dry-run")
+	opts.Session = c.String("session")
+	if opts.Session == "" {
+		opts.Session = os.Getenv("CLAUDE_CODE_SESSION_ID")
+	}
+	f := &opts.Flags
+	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
+	if c.IsSet("max-iterations") {
+		n := c.Int("max-iterations")
+		f.MaxIterations = &n
+	}
+	for _, g := range c.StringSlice("gate") {
+		gate, err := loop.ParseGateFlag(g)
+		if err != nil {
+			return opts, err
+		}
+		f.Gates = append(f.Gates, gate)
+	}
+	return opts, nil
+}

@@ -207,7 +207,7 @@ func DetectFormat(path string, data []byte) string {
 	base := filepath.Base(path)
 	dir := filepath.Base(filepath.Dir(path))
 	switch {
-	case base == "ralph-loop.local.md":
+	case strings.HasPrefix(base, "ralph-loop") && strings.HasSuffix(base, ".local.md"): // also ralph-loop-<session>.local.md
 		return FormatRalph
 	case base == "continuation-loop.md":
 		return FormatStravinsky

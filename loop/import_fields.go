@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -266,6 +267,21 @@ func splitFrontMatter(text string) (front, body string, ok bool) {
 	return "", "", false
 }
 
+// yamlLine is how yaml.v3 names a line of the front matter.
+var yamlLine = regexp.MustCompile(`\bline (\d+):`)
+
+// fileLines renumbers the lines a YAML error names from the front matter's to the file's
+// (the front matter starts on line 2, after the opening ---).
+func fileLines(msg string) string {
+	return yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(yamlLine.FindStringSubmatch(m)[1])
+		if err != nil {
+			return m
+		}
+		return fmt.Sprintf("line %d:", n+1)
+	})
+}
+
 // parseFrontMatterFile reads a Markdown state file: YAML front matter and the body.
 func parseFrontMatterFile(file, text string) (*fields, string, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
@@ -275,7 +291,7 @@ func parseFrontMatterFile(file, text string) (*fields, string, error) {
 	}
 	var m map[string]any
 	if err := yaml.Unmarshal([]byte(front), &m); err != nil {
-		return nil, "", importError(file, "the YAML front matter does not parse ("+err.Error()+")", "fix the front matter, or start the loop with `git loop start -p TASK`")
+		return nil, "", importError(file, "the YAML front matter does not parse ("+fileLines(err.Error())+")", "fix the front matter, or start the loop with `git loop start -p TASK`")
 	}
 	if m == nil {
 		return nil, "", importError(file, "the YAML front matter is empty", "fix the front matter, or start the loop with `git loop start -p TASK`")

@@ -174,6 +174,8 @@ func TestParseImportDetails(t *testing.T) {
 			func(im *Imported) bool {
 				return im.Format == FormatSafeRust && strings.Contains(im.Prompt, "Current layer: 2.")
 			}},
+		{"ralph per-session file name", ".claude/ralph-loop-abc123.local.md", "---\nactive: true\n---\ntask\n",
+			func(im *Imported) bool { return im.Format == FormatRalph && im.Prompt == "task" }},
 		{"content sniffing: stravinsky", "notes.md", "---\niteration_count: 1\n---\ngoal\n",
 			func(im *Imported) bool { return im.Format == FormatStravinsky && im.Prompt == "goal" }},
 	}
@@ -194,6 +196,7 @@ func TestParseImportDetails(t *testing.T) {
 func TestParseImportMalformed(t *testing.T) {
 	tests := []struct{ name, path, data, format, want string }{
 		{"bad yaml", ".claude/ralph-loop.local.md", "---\nmax_iterations: [\n---\ntask\n", "", "YAML front matter does not parse"},
+		{"yaml line is the file's", ".claude/ralph-loop.local.md", "---\nactive: true\nmax: 1\n  bad: 2\n---\ntask\n", "", "(yaml: line 4: mapping values"},
 		{"no front matter", ".claude/ralph-loop.local.md", "just a prompt\n", "", "no YAML front matter"},
 		{"unclosed front matter", ".claude/ralph-loop.local.md", "---\nactive: true\n", "", "no YAML front matter"},
 		{"yaml list", ".claude/ralph-loop.local.md", "---\n- a\n---\ntask\n", "", "does not parse"},

@@ -246,6 +246,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
 		scoreCommand(out),
+		initCommand(out),
 		{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
 			Action: func(c *cli.Context) error { return loop.Demo(c.Context, out) },

@@ -34,7 +34,7 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 		return writeJSON(w, results)
 	}
 	for _, g := range results {
-		fmt.Fprintf(w, "%d %-8s %-7s %8s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond))
+		fmt.Fprintf(w, "%d %-8s %-7s %8s%s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond), summarySuffix(g.Diagnostics))
 	}
 	for _, g := range results {
 		if g.Failed() {

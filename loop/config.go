@@ -32,6 +32,12 @@ type Gate struct {
 	Name    string `json:"name"`
 	Run     string `json:"run"`
 	Timeout string `json:"timeout,omitempty"`
+	// Require lists conditions on the gate's diagnostics, such as "coverage >= 85"; the gate
+	// fails when one does not hold (see ParseRequirement).
+	Require []string `json:"require,omitempty"`
+	// Coverage is the path of a coverage report the gate's command writes, relative to the
+	// worktree; its total replaces any coverage read from the output.
+	Coverage string `json:"coverage,omitempty"`
 }
 
 // Config is a loop's goal and configuration, fixed at start and stored as loop.json.
@@ -118,7 +124,8 @@ func (s *Settings) apply(c *gitstore.Config, where string) error {
 		if run == "" {
 			return fmt.Errorf("%w: gate %q in %s has no run command; add `run = <command>`", ErrConfig, name, where)
 		}
-		gates = append(gates, Gate{Name: name, Run: run, Timeout: c.Get("gate", name, "timeout")})
+		gates = append(gates, Gate{Name: name, Run: run, Timeout: c.Get("gate", name, "timeout"),
+			Require: c.All("gate", name, "require"), Coverage: c.Get("gate", name, "coverage")})
 	}
 	if len(gates) > 0 {
 		s.Gates = gates
@@ -130,7 +137,7 @@ func (s *Settings) apply(c *gitstore.Config, where string) error {
 var knownKeys = map[string][]string{
 	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited", "marker", "maxduration", "tokenbudget",
 		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit"},
-	"gate":      {"run", "timeout"},
+	"gate":      {"run", "timeout", "require", "coverage"},
 	"criterion": {"verify", "gate"},
 	"route":     {"layer"},
 }
@@ -245,6 +252,9 @@ func checkGates(gates []Gate) error {
 			return fmt.Errorf("%w: gate %q is defined twice; give each gate its own name", ErrConfig, g.Name)
 		}
 		seen[g.Name] = true
+		if err := checkGateOptions(g); err != nil {
+			return err
+		}
 		if g.Timeout != "" {
 			if _, err := time.ParseDuration(g.Timeout); err != nil {
 				return fmt.Errorf("%w: gate %q timeout %q: want a duration such as 90s or 10m", ErrConfig, g.Name, g.Timeout)

@@ -17,6 +17,7 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	if sig.Exit() && len(failing) > 0 {
 		fmt.Fprintf(&b, "You signalled completion, but %s not pass; the loop goes on until they do.\n", gateList(failing))
 	}
+	b.WriteString(failingSummaries(failing))
 	switch {
 	case layer != "" && evidence.Name == layer:
 		fmt.Fprintf(&b, "\nRework layer %d, gate %q (%s, exit %d). The end of its output:\n\n%s\n", evidence.Layer, evidence.Name, evidence.Status, evidence.ExitCode, fence(lastLines(evidence.Tail, tailLines)))

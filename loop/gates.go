@@ -66,6 +66,8 @@ type GateResult struct {
 	// Fingerprint identifies the failure across reruns (numbers, hashes, durations and temp
 	// paths in the output do not change it); set for fail, blocked, timeout and error.
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// Diagnostics sums up what the output says (tests, errors, coverage), when it says any.
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // Passed reports whether the gate passed.
@@ -113,14 +115,14 @@ func RunGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
 				results[i] = GateResult{Name: g.Name, Layer: i + 1, Status: GateSkip, ExitCode: -1, Tail: notRunTail}
 				continue
 			}
-			results[i] = runGate(ctx, g, i+1, opts)
+			results[i] = runJudgedGate(ctx, g, i+1, opts)
 			stopped = results[i].Failed()
 		}
 		return results
 	}
 	var wg sync.WaitGroup
 	for i, g := range gates {
-		wg.Go(func() { results[i] = runGate(ctx, g, i+1, opts) })
+		wg.Go(func() { results[i] = runJudgedGate(ctx, g, i+1, opts) })
 	}
 	wg.Wait()
 	return results

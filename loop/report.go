@@ -49,6 +49,8 @@ type LayerReport struct {
 	Final    string `json:"final_status"`
 	Attempts int    `json:"attempts"`
 	Failures int    `json:"failures"`
+	// Diagnostics is what the gate's last output said (tests, errors, coverage).
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // Defects counts distinct failures (by fingerprint) found per layer and those resolved.
@@ -96,6 +98,7 @@ func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
 				l := &layers[g.Layer-1]
 				l.Attempts++
 				l.Final = g.Status
+				l.Diagnostics = g.Diagnostics
 				if g.Failed() {
 					l.Failures++
 					if key := g.Name + g.Fingerprint; !seen[key] {
@@ -164,6 +167,7 @@ func (r Report) Markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(layerSummaries(r.Layers))
 	if len(r.Rework) > 0 {
 		b.WriteString("Rework:\n")
 		for _, e := range r.Rework {

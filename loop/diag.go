@@ -1,0 +1,168 @@
+package loop
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Diagnostics is what a gate's output says beyond its exit status: tests passed, failed and
+// skipped, compiler and linter errors and warnings, and coverage. It is recorded with each
+// gate result, shown in the continuation message and the report, and checked by a gate's
+// `require` conditions.
+//
+// Test counts and coverage are nil when the output shows none (a metric that is absent is
+// not zero). Errors and warnings count the diagnostics recognised; a tool that prints
+// nothing has none, so they are plain numbers.
+type Diagnostics struct {
+	Passed   *int     `json:"passed,omitempty"`
+	Failed   *int     `json:"failed,omitempty"`
+	Skipped  *int     `json:"skipped,omitempty"`
+	Errors   int      `json:"errors,omitempty"`
+	Warnings int      `json:"warnings,omitempty"`
+	Coverage *float64 `json:"coverage,omitempty"` // percent, 0–100
+	// Formats names the output formats recognised, e.g. "go test", "pytest", "cargo test".
+	Formats []string `json:"formats,omitempty"`
+}
+
+// Empty reports whether nothing was recognised.
+func (d Diagnostics) Empty() bool {
+	return d.Passed == nil && d.Failed == nil && d.Skipped == nil && d.Errors == 0 && d.Warnings == 0 &&
+		d.Coverage == nil && len(d.Formats) == 0
+}
+
+// Metric names a gate's `require` conditions may use.
+const (
+	MetricCoverage = "coverage"
+	MetricPassed   = "passed"
+	MetricFailed   = "failed"
+	MetricSkipped  = "skipped"
+	MetricErrors   = "errors"
+	MetricWarnings = "warnings"
+)
+
+// metricNames lists the metrics in the order error messages name them.
+var metricNames = []string{MetricCoverage, MetricPassed, MetricFailed, MetricSkipped, MetricErrors, MetricWarnings}
+
+// Metric returns the value of a metric and whether the output showed it. Errors and
+// warnings are always known (none recognised is zero).
+func (d Diagnostics) Metric(name string) (float64, bool) {
+	count := func(p *int) (float64, bool) {
+		if p == nil {
+			return 0, false
+		}
+		return float64(*p), true
+	}
+	switch name {
+	case MetricCoverage:
+		if d.Coverage == nil {
+			return 0, false
+		}
+		return *d.Coverage, true
+	case MetricPassed:
+		return count(d.Passed)
+	case MetricFailed:
+		return count(d.Failed)
+	case MetricSkipped:
+		return count(d.Skipped)
+	case MetricErrors:
+		return float64(d.Errors), true
+	case MetricWarnings:
+		return float64(d.Warnings), true
+	}
+	return 0, false
+}
+
+// String is the one-line summary: "3 failed, 41 passed, 1 skipped; 2 errors; coverage 72.5%".
+// It is empty when nothing was recognised.
+func (d Diagnostics) String() string {
+	var parts []string
+	var tests []string
+	for _, c := range []struct {
+		n    *int
+		word string
+	}{{d.Failed, "failed"}, {d.Passed, "passed"}, {d.Skipped, "skipped"}} {
+		if c.n != nil && (*c.n > 0 || c.word != "skipped") {
+			tests = append(tests, fmt.Sprintf("%d %s", *c.n, c.word))
+		}
+	}
+	if len(tests) > 0 {
+		parts = append(parts, strings.Join(tests, ", "))
+	}
+	var problems []string
+	if d.Errors > 0 {
+		problems = append(problems, plural(d.Errors, "error"))
+	}
+	if d.Warnings > 0 {
+		problems = append(problems, plural(d.Warnings, "warning"))
+	}
+	if len(problems) > 0 {
+		parts = append(parts, strings.Join(problems, ", "))
+	}
+	if d.Coverage != nil {
+		parts = append(parts, "coverage "+formatPercent(*d.Coverage))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// formatPercent renders a percentage with at most one decimal: 72.5%, 85%.
+func formatPercent(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) + "%"
+}
+
+// addCount adds n to a count that may not be known yet.
+func addCount(p **int, n int) {
+	if *p == nil {
+		*p = new(int)
+	}
+	**p += n
+}
+
+// failingSummaries is one line per failing gate whose output was understood, for the
+// continuation message: "- test: 3 failed, 41 passed; coverage 72.5%".
+func failingSummaries(failing []GateResult) string {
+	var b strings.Builder
+	for _, g := range failing {
+		if g.Diagnostics != nil {
+			if s := g.Diagnostics.String(); s != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", g.Name, s)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\nGate results:\n" + b.String()
+}
+
+// layerSummaries lists each gate's last diagnostics for report.md.
+func layerSummaries(layers []LayerReport) string {
+	var b strings.Builder
+	for _, l := range layers {
+		if l.Diagnostics != nil {
+			if s := l.Diagnostics.String(); s != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", l.Gate, s)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "Diagnostics (last run of each gate):\n" + b.String() + "\n"
+}
+
+// summarySuffix is "  (3 failed, 41 passed)" for a gate line, or nothing.
+func summarySuffix(d *Diagnostics) string {
+	if d == nil || d.String() == "" {
+		return ""
+	}
+	return "  (" + d.String() + ")"
+}

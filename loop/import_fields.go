@@ -44,6 +44,7 @@ func (f *fields) text(key string) (string, bool, error) {
 	}
 	s, isScalar := scalarText(v)
 	if !isScalar {
+		f.used[key] = false // callers that tolerate it leave it to skipRest to list
 		return "", false, importError(f.file, fmt.Sprintf("%s is a %s, not text", key, kindOf(v)), "make it a quoted string")
 	}
 	return s, true, nil

@@ -27,7 +27,7 @@ func parseSafeRust(im *Imported, text string) error {
 	if err := takePromise(f, im, "completion_promise"); err != nil {
 		return err
 	}
-	if err := takeMaxIterations(f, im, "max_iterations", ""); err != nil {
+	if err := takeMaxIterations(f, im, "max_iterations"); err != nil {
 		return err
 	}
 	if err := safeRustLimits(f, im); err != nil {
@@ -88,9 +88,11 @@ func safeRustLimits(f *fields, im *Imported) error {
 	}
 	sub := newFields(f.file, sl)
 	if im.MaxIterations == nil {
-		if err := takeMaxIterations(sub, im, "max_iterations", ""); err != nil {
+		if err := takeMaxIterations(sub, im, "max_iterations"); err != nil {
 			return err
 		}
+	} else if v, ok := sub.raw("max_iterations"); ok {
+		im.skip("safety_limits.max_iterations: %s (max_iterations %d wins)", showValue(v), *im.MaxIterations)
 	}
 	if n, ok, err := sub.count("max_rework_per_layer"); err != nil {
 		return err
@@ -136,7 +138,7 @@ func parseLoopState(im *Imported, text string) error {
 		return err
 	}
 	for _, k := range []string{"maxIterations", "max_iterations"} {
-		if err := takeMaxIterations(f, im, k, ""); err != nil {
+		if err := takeMaxIterations(f, im, k); err != nil {
 			return err
 		}
 	}
@@ -256,7 +258,7 @@ func parseMoAI(im *Imported, text string) error {
 	}
 	im.Prompt = b.String()
 	im.Markers = append([]string(nil), moaiMarkers...)
-	if err := takeMaxIterations(f, im, "max_iterations", ""); err != nil {
+	if err := takeMaxIterations(f, im, "max_iterations"); err != nil {
 		return err
 	}
 	im.skip("MoAI's completion conditions (zero errors, tests pass, coverage) are in .moai/config/sections/ralph.yaml: add them as gates with --gate NAME=CMD")

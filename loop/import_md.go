@@ -32,7 +32,7 @@ func parseRalph(im *Imported, text string) error {
 	if err := takePromise(f, im, "completion_promise"); err != nil {
 		return err
 	}
-	if err := takeMaxIterations(f, im, "max_iterations", "no limit"); err != nil {
+	if err := takeMaxIterations(f, im, "max_iterations"); err != nil {
 		return err
 	}
 	skipCommon(f, im, "iteration", "started_at")
@@ -79,7 +79,7 @@ func parseStravinsky(im *Imported, text string) error {
 	if len(im.Promises) > 0 {
 		im.skip("completion_promise matching: Stravinsky accepted the phrase anywhere in a reply; git-loop needs <promise>%s</promise>", normalizeSpace(im.Promises[0]))
 	}
-	if err := takeMaxIterations(f, im, "max_iterations", ""); err != nil {
+	if err := takeMaxIterations(f, im, "max_iterations"); err != nil {
 		return err
 	}
 	skipCommon(f, im, "iteration_count", "started_at", "last_updated")
@@ -99,20 +99,15 @@ func takePromise(f *fields, im *Imported, key string) error {
 	return nil
 }
 
-// takeMaxIterations carries an iteration limit; 0 means "no limit" in the tools that say
-// so (zeroMeans non-empty), which git-loop does not take from a file: it keeps its own
-// limit unless --unlimited says otherwise.
-func takeMaxIterations(f *fields, im *Imported, key, zeroMeans string) error {
+// takeMaxIterations carries an iteration limit. 0 means "no limit" in these tools, which
+// git-loop does not take from a file: it keeps its own limit unless --unlimited says so.
+func takeMaxIterations(f *fields, im *Imported, key string) error {
 	n, ok, err := f.count(key)
 	if err != nil || !ok {
 		return err
 	}
 	if n == 0 {
-		meaning := "no limit"
-		if zeroMeans != "" {
-			meaning = zeroMeans
-		}
-		im.skip("%s: 0 (%s): git-loop keeps an iteration limit; pass --unlimited to run without one", key, meaning)
+		im.skip("%s: 0 (no limit): git-loop keeps an iteration limit; pass --unlimited to run without one", key)
 		return nil
 	}
 	im.MaxIterations = &n

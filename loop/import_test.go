@@ -95,7 +95,7 @@ func TestParseImportFormats(t *testing.T) {
 		{".safe-rust/loop-state.json", safeRustFixture,
 			Imported{Format: FormatSafeRust, Prompt: "Continue the safe-rust verification loop", PromptDerived: true, Promises: []string{"ALL_GATES_PASS"}, MaxIterations: intp(10), Iteration: 3,
 				Limits: Limits{Rework: 3}, MaxDuration: "60m"},
-			nil, []string{"safety_limits.escalation_on_limit", `gates_passed: "1, 2, 3, 4"`, "slash commands", "rework_count: 1", "iteration: 3", "started"}},
+			nil, []string{"safety_limits.max_iterations: \"12\" (max_iterations 10 wins)", "safety_limits.escalation_on_limit", `gates_passed: "1, 2, 3, 4"`, "slash commands", "rework_count: 1", "iteration: 3", "started"}},
 		{".loop/state.json", loopStateFixture,
 			Imported{Format: FormatLoopState, Prompt: "Add validation to the auth module", Markers: []string{"<loop-complete>"}, Iteration: 2, Limits: Limits{Stuck: 4}},
 			[]string{"test passes", "no lint errors"},

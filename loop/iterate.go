@@ -191,16 +191,7 @@ func (s *Store) touched(cfg *Config, st *State, tree gitstore.Hash) ([]string, e
 // PauseForError records that the loop was paused because git-loop itself failed, so the
 // agent can stop and a person sees why; nothing is deleted. An ended loop is left as is.
 func (s *Store) PauseForError(name string, cause error) error {
-	_, err := s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
-		if st.Status != StatusActive {
-			return nil, nil
-		}
-		next := *st
-		next.Status, next.UpdatedAt = StatusPaused, s.Now().UTC()
-		next.Reason = "paused by an internal error: " + firstLine(cause.Error())
-		snap, _ := gitstore.ParseHash(st.Snapshot)
-		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: paused by an internal error", name), decision: DecidePause}, nil
-	})
+	err := s.pauseWith(name, "paused by an internal error: "+firstLine(cause.Error()), fmt.Sprintf("loop %s: paused by an internal error", name))
 	if errors.Is(err, ErrNoLoop) {
 		return nil
 	}

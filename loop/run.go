@@ -1,0 +1,302 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Driver mode (git loop run): the loop drives a headless agent command, one fresh process
+// (a fresh context) per iteration, like the original Ralph loop. Each run's output is the
+// agent's last message; then snapshot, gates and decision go exactly as for a hook's stop
+// (Store.Stop), so a driven agent gets the same guarantees.
+
+// Driver defaults.
+const (
+	// DefaultAgentTimeout bounds one agent run when RunOptions sets none.
+	DefaultAgentTimeout = 30 * time.Minute
+	// agentOutputBytes is how much of an agent's output is kept as its message.
+	agentOutputBytes = 64 << 10
+	// PromptPlaceholder in an agent argument is replaced by the prompt, which then does not
+	// go to the agent's standard input.
+	PromptPlaceholder = "{prompt}"
+)
+
+var (
+	// ErrRunPaused: the driven loop was paused (a limit, a breaker, a person) or cancelled.
+	ErrRunPaused = errors.New("loop paused")
+	// ErrInterrupted: the run was interrupted (Ctrl-C); the loop was paused cleanly.
+	ErrInterrupted = errors.New("interrupted")
+)
+
+// DriveOptions configure one `git loop run`.
+type DriveOptions struct {
+	Name  string        // the loop; "" for the worktree's active loop (or a new one with Start)
+	Start *StartOptions // start a new loop first
+	Agent []string      // the agent command and its arguments
+	// Timeout bounds each agent run (DefaultAgentTimeout when 0); the agent's process group
+	// is killed when it passes, and the iteration is judged on what was done.
+	Timeout      time.Duration
+	CallsPerHour int           // at most this many agent runs in any hour (0: no limit)
+	Cooldown     time.Duration // pause between iterations
+	Sequential   bool          // run gates one after another
+	Status       io.Writer     // progress for the person (standard error)
+	Live         bool          // Status is a terminal: one status line, redrawn
+	AgentStderr  io.Writer     // where the agent's standard error goes
+}
+
+// DriveResult is how a run ended.
+type DriveResult struct {
+	Name       string
+	Decision   string // the last decision: complete, pause, cancelled; "interrupted"
+	Reason     string
+	Iterations int
+}
+
+// agentRun is the outcome of one agent run.
+type agentRun struct {
+	output   string
+	exitCode int
+	stopped  string // why it was killed ("timed out after 30m0s"); "" when it ended itself
+	duration time.Duration
+}
+
+// Drive runs the agent until the loop completes, pauses or is cancelled, or ctx ends
+// (ErrInterrupted, after pausing the loop). A paused or cancelled end is ErrRunPaused.
+func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, error) {
+	if len(opts.Agent) == 0 {
+		return nil, fmt.Errorf("%w: run needs an agent command after --, e.g. `git loop run -- claude -p`", ErrConfig)
+	}
+	name, err := s.driveTarget(opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg, st, err := s.activeConfig(name)
+	if err != nil {
+		return nil, err
+	}
+	d := newDriver(s, name, cfg, opts)
+	prompt := cfg.Prompt
+	if st.Iteration > 0 {
+		prompt = resumedPrompt(cfg, st)
+	}
+	for {
+		if err := d.rate.wait(ctx, d.say); err != nil {
+			return d.interrupted(st.Iteration)
+		}
+		d.status.begin(st.Iteration + 1)
+		run := runAgent(ctx, opts, prompt, d.status)
+		if ctx.Err() != nil {
+			return d.interrupted(st.Iteration)
+		}
+		d.reportRun(run)
+		res, err := s.Stop(ctx, name, StopInput{Session: st.Session, Kind: "run", Message: run.output, MessageKnown: true, Sequential: opts.Sequential})
+		if ctx.Err() != nil {
+			return d.interrupted(st.Iteration)
+		}
+		if err != nil {
+			if perr := s.PauseForError(name, err); perr != nil {
+				d.say("could not record the pause either: %v", perr)
+			}
+			return nil, err
+		}
+		if res.Iteration == nil { // the loop stopped running meanwhile (paused or cancelled)
+			return d.ended(res.State, res.Verdict.Reason)
+		}
+		st = res.State
+		d.status.end(res)
+		switch res.Verdict.Decision {
+		case DecideContinue:
+			prompt = res.Verdict.ForAgent
+			if err := sleepCtx(ctx, opts.Cooldown); err != nil {
+				return d.interrupted(st.Iteration)
+			}
+		case DecideComplete:
+			d.say("%s", res.Verdict.ForUser)
+			return &DriveResult{Name: name, Decision: DecideComplete, Reason: res.Verdict.Reason, Iterations: st.Iteration}, nil
+		default:
+			return d.ended(st, res.Verdict.Reason)
+		}
+	}
+}
+
+// driveTarget starts the loop when asked, else names the worktree's active loop.
+func (s *Store) driveTarget(opts DriveOptions) (string, error) {
+	if opts.Start != nil {
+		st, err := s.Start(*opts.Start)
+		if err != nil {
+			return "", err
+		}
+		return st.Name, nil
+	}
+	return s.Resolve(opts.Name)
+}
+
+// activeConfig reads a loop that is active, or says how to make it so.
+func (s *Store) activeConfig(name string) (*Config, *State, error) {
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Status != StatusActive {
+		how := fmt.Sprintf("resume it first: `git loop resume %s`", name)
+		if st.Ended() {
+			how = "start a new one: `git loop run -p PROMPT … -- AGENT…`"
+		}
+		return nil, nil, fmt.Errorf("%w: loop %s is %s (%s); %s", ErrEnded, name, st.Status, st.Reason, how)
+	}
+	cfg, err := s.config(name, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, st, nil
+}
+
+// resumedPrompt is the first prompt of a run that picks up a loop already under way.
+func resumedPrompt(cfg *Config, st *State) string {
+	return fmt.Sprintf("%s\n\n---\ngit-loop: this loop is at iteration %s; the work so far is in the worktree. Carry on.\n",
+		strings.TrimSpace(cfg.Prompt), formatIteration(st.Iteration, st.MaxIterations))
+}
+
+// driver holds one run's state between iterations.
+type driver struct {
+	s      *Store
+	name   string
+	opts   DriveOptions
+	rate   *callLimiter
+	status *statusLine
+}
+
+func newDriver(s *Store, name string, cfg *Config, opts DriveOptions) *driver {
+	if opts.Status == nil {
+		opts.Status = io.Discard
+	}
+	return &driver{s: s, name: name, opts: opts, rate: newCallLimiter(opts.CallsPerHour, s.Now),
+		status: newStatusLine(opts.Status, opts.Live, name, cfg, s.Now)}
+}
+
+func (d *driver) say(format string, args ...any) {
+	d.status.clear()
+	fmt.Fprintf(d.opts.Status, "git-loop: "+format+"\n", args...)
+}
+
+// reportRun tells the person how the agent's run ended when it did not end well.
+func (d *driver) reportRun(run agentRun) {
+	switch {
+	case run.stopped != "":
+		d.say("the agent %s; its processes were killed and the iteration is judged on what it did", run.stopped)
+	case run.exitCode != 0:
+		d.say("the agent exited with status %d; the iteration is judged on what it did", run.exitCode)
+	}
+	if strings.TrimSpace(run.output) == "" {
+		d.say("the agent printed nothing: no message, so no promise; the gates still run")
+	}
+}
+
+// interrupted pauses the loop after Ctrl-C and reports ErrInterrupted.
+func (d *driver) interrupted(iter int) (*DriveResult, error) {
+	d.status.clear()
+	reason := fmt.Sprintf("run interrupted by the user; continue with `git loop resume %s` and `git loop run %s -- AGENT…`", d.name, d.name)
+	if err := d.s.PauseWith(d.name, reason); err != nil {
+		d.say("could not pause the loop: %v", err)
+	}
+	return &DriveResult{Name: d.name, Decision: "interrupted", Reason: reason, Iterations: iter}, ErrInterrupted
+}
+
+// ended reports a loop that stopped running without completing.
+func (d *driver) ended(st *State, reason string) (*DriveResult, error) {
+	if st != nil && st.Reason != "" {
+		reason = st.Reason
+	}
+	d.say("loop %s stopped: %s", d.name, reason)
+	res := &DriveResult{Name: d.name, Decision: DecidePause, Reason: reason}
+	if st != nil {
+		res.Iterations, res.Decision = st.Iteration, st.Status
+	}
+	return res, ErrRunPaused
+}
+
+// agentCommand builds the agent's command: the prompt replaces PromptPlaceholder in its
+// arguments, or goes to its standard input when no argument has it.
+func agentCommand(argv []string, prompt string) (cmd *exec.Cmd, promptOnStdin bool) {
+	args := make([]string, len(argv))
+	promptOnStdin = true
+	for i, a := range argv {
+		if strings.Contains(a, PromptPlaceholder) {
+			a, promptOnStdin = strings.ReplaceAll(a, PromptPlaceholder, prompt), false
+		}
+		args[i] = a
+	}
+	return exec.Command(args[0], args[1:]...), promptOnStdin
+}
+
+// runAgent runs the agent once in its own process group with the prompt; its standard
+// output, bounded, is the message.
+func runAgent(ctx context.Context, opts DriveOptions, prompt string, status *statusLine) agentRun {
+	cmd, onStdin := agentCommand(opts.Agent, prompt)
+	if onStdin {
+		cmd.Stdin = strings.NewReader(prompt)
+	}
+	cmd.Env = append(os.Environ(), "GIT_LOOP_RUN=1")
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultAgentTimeout
+	}
+	stderr := opts.AgentStderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	out := NewTailBuffer(agentOutputBytes)
+	stopTicker := status.tick()
+	run, err := runInGroup(ctx, cmd, timeout, out, stderr)
+	stopTicker()
+	res := agentRun{output: out.Text(), stopped: run.stopped, duration: run.duration}
+	if err != nil {
+		res.exitCode = -1
+		res.output = fmt.Sprintf("[git-loop] the agent could not be started: %v", err)
+		return res
+	}
+	res.exitCode, _ = gateExit(run.waitErr)
+	return res
+}
+
+// PauseWith pauses an active loop for a person with reason (an interrupted run, say).
+func (s *Store) PauseWith(name, reason string) error {
+	return s.pauseWith(name, reason, fmt.Sprintf("loop %s: paused (%s)", name, firstLine(reason)))
+}
+
+// pauseWith records an active loop as paused with reason, in a state commit with subject.
+func (s *Store) pauseWith(name, reason, subject string) error {
+	_, err := s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+		if st.Status != StatusActive {
+			return nil, nil
+		}
+		next := *st
+		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), reason
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: next, snapshot: snap, subject: subject, decision: DecidePause}, nil
+	})
+	return err
+}
+
+// sleepCtx waits d, or less when ctx ends (its error then).
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

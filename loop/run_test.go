@@ -1,0 +1,88 @@
+package loop
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCallLimiterDelay(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		max   int
+		calls []time.Duration // call times after t0
+		now   time.Duration
+		want  time.Duration
+	}{
+		{"no limit", 0, []time.Duration{0, time.Minute, 2 * time.Minute}, 3 * time.Minute, 0},
+		{"under the limit", 3, []time.Duration{0, time.Minute}, 2 * time.Minute, 0},
+		{"at the limit: until the oldest is an hour old", 2, []time.Duration{0, 10 * time.Minute}, 20 * time.Minute, 40 * time.Minute},
+		{"the oldest aged out", 2, []time.Duration{0, 10 * time.Minute}, time.Hour, 0},
+		{"exactly an hour later", 1, []time.Duration{0}, time.Hour, 0},
+		{"a second before", 1, []time.Duration{0}, time.Hour - time.Second, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			now := t0.Add(tt.now)
+			l := newCallLimiter(tt.max, func() time.Time { return now })
+			for _, c := range tt.calls {
+				l.calls = append(l.calls, t0.Add(c))
+			}
+			if got := l.delay(); got != tt.want {
+				t.Errorf("delay = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCallLimiterWaitRecordsAndCancels(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	l := newCallLimiter(1, func() time.Time { return now })
+	var said []string
+	say := func(f string, a ...any) { said = append(said, f) }
+	if err := l.wait(context.Background(), say); err != nil || len(l.calls) != 1 {
+		t.Fatalf("first call: err %v, %d calls recorded", err, len(l.calls))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := l.wait(ctx, say); err == nil {
+		t.Fatal("a second call within the hour did not wait (or ignored the cancelled context)")
+	}
+	if len(said) != 1 || !strings.Contains(said[0], "calls-per-hour") {
+		t.Errorf("the wait was not explained: %q", said)
+	}
+}
+
+func TestAgentCommand(t *testing.T) {
+	tests := []struct {
+		argv      []string
+		wantArgs  []string
+		wantStdin bool
+	}{
+		{[]string{"claude", "-p"}, []string{"claude", "-p"}, true},
+		{[]string{"aider", "--message", "{prompt}"}, []string{"aider", "--message", "fix it"}, false},
+		{[]string{"tool", "--m={prompt}!", "{prompt}"}, []string{"tool", "--m=fix it!", "fix it"}, false},
+	}
+	for _, tt := range tests {
+		cmd, stdin := agentCommand(tt.argv, "fix it")
+		if strings.Join(cmd.Args, "\x00") != strings.Join(tt.wantArgs, "\x00") || stdin != tt.wantStdin {
+			t.Errorf("agentCommand(%q) = %q, stdin %v; want %q, %v", tt.argv, cmd.Args, stdin, tt.wantArgs, tt.wantStdin)
+		}
+	}
+}
+
+func TestStatusLineText(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	now := t0
+	l := newStatusLine(io.Discard, true, "fix", &Config{Gates: []Gate{{Name: "a"}, {Name: "b"}}, MaxIterations: 10}, func() time.Time { return now })
+	l.begin(2)
+	now = t0.Add(65 * time.Second)
+	l.end(&StopResult{Verdict: Verdict{Decision: DecideContinue}, Iteration: &Iteration{Gates: []GateResult{{Status: GatePass}, {Status: GateFail}}}})
+	want := "git-loop run fix · iteration 2/10 · 1m5s (this one 1m5s) · gates passing 1/2 · last: continue"
+	if got := l.text(); got != want {
+		t.Errorf("status line\n got %q\nwant %q", got, want)
+	}
+}

@@ -1,0 +1,159 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// callLimiter holds agent runs to at most max in any hour.
+type callLimiter struct {
+	max   int
+	now   func() time.Time
+	calls []time.Time // start times within the last hour, oldest first
+}
+
+func newCallLimiter(max int, now func() time.Time) *callLimiter {
+	return &callLimiter{max: max, now: now}
+}
+
+// delay is how long the next call must wait: zero when under the limit, else until the
+// oldest call of the last hour is an hour old.
+func (l *callLimiter) delay() time.Duration {
+	if l.max <= 0 {
+		return 0
+	}
+	now := l.now()
+	for len(l.calls) > 0 && now.Sub(l.calls[0]) >= time.Hour {
+		l.calls = l.calls[1:]
+	}
+	if len(l.calls) < l.max {
+		return 0
+	}
+	return l.calls[0].Add(time.Hour).Sub(now)
+}
+
+// wait blocks until a call is allowed (saying so when it must wait), then records it.
+func (l *callLimiter) wait(ctx context.Context, say func(string, ...any)) error {
+	if d := l.delay(); d > 0 {
+		say("%d agent runs in the last hour (the --calls-per-hour limit): waiting %s, until %s",
+			l.max, d.Round(time.Second), l.now().Add(d).Format("15:04:05"))
+		if err := sleepCtx(ctx, d); err != nil {
+			return err
+		}
+		l.delay() // drop the call that aged out
+	}
+	if l.max > 0 {
+		l.calls = append(l.calls, l.now())
+	}
+	return ctx.Err()
+}
+
+// statusLine shows where a run stands: one line redrawn every second on a terminal, or a
+// plain line when each iteration starts and ends.
+type statusLine struct {
+	w     io.Writer
+	live  bool
+	name  string
+	gates int
+	max   int
+	now   func() time.Time
+
+	mu      sync.Mutex
+	iter    int
+	began   time.Time // of the run
+	iterAt  time.Time // of the current iteration
+	passing string    // "1/2"
+	last    string    // the last decision
+	drawn   bool
+}
+
+func newStatusLine(w io.Writer, live bool, name string, cfg *Config, now func() time.Time) *statusLine {
+	return &statusLine{w: w, live: live, name: name, gates: len(cfg.Gates), max: cfg.MaxIterations, now: now,
+		began: now(), passing: "-", last: "-"}
+}
+
+// text is the status: loop, iteration i/N, elapsed, gates passing, last decision.
+func (l *statusLine) text() string {
+	limit := "∞"
+	if l.max > 0 {
+		limit = fmt.Sprint(l.max)
+	}
+	return fmt.Sprintf("git-loop run %s · iteration %d/%s · %s (this one %s) · gates passing %s · last: %s",
+		l.name, l.iter, limit, l.now().Sub(l.began).Round(time.Second), l.now().Sub(l.iterAt).Round(time.Second), l.passing, l.last)
+}
+
+func (l *statusLine) begin(iter int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.iter, l.iterAt = iter, l.now()
+	if !l.live {
+		fmt.Fprintf(l.w, "git-loop: iteration %d: running the agent\n", iter)
+		return
+	}
+	l.draw()
+}
+
+// end records an iteration's verdict.
+func (l *statusLine) end(res *StopResult) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	pass := 0
+	if res.Iteration != nil {
+		for _, g := range res.Iteration.Gates {
+			if g.Passed() {
+				pass++
+			}
+		}
+	}
+	l.passing, l.last = fmt.Sprintf("%d/%d", pass, l.gates), res.Verdict.Decision
+	if !l.live {
+		fmt.Fprintf(l.w, "git-loop: iteration %d: %s, gates passing %s (%s)\n", l.iter, l.last, l.passing, firstLine(res.Verdict.Reason))
+		return
+	}
+	l.draw()
+}
+
+// tick redraws the live line every second until the returned stop is called.
+func (l *statusLine) tick() (stop func()) {
+	if !l.live {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				l.mu.Lock()
+				l.draw()
+				l.mu.Unlock()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// draw rewrites the terminal line; l.mu is held.
+func (l *statusLine) draw() {
+	fmt.Fprintf(l.w, "\r\x1b[2K%s", strings.ReplaceAll(l.text(), "\n", " "))
+	l.drawn = true
+}
+
+// clear erases the live line before other output.
+func (l *statusLine) clear() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.live && l.drawn {
+		fmt.Fprint(l.w, "\r\x1b[2K")
+		l.drawn = false
+	}
+}

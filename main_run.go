@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// run's exit codes besides 0 and 1: a loop paused (by a limit, a breaker or a person) or
+// cancelled, and an interrupted run (the shell's convention for SIGINT).
+const (
+	exitPaused      = 2
+	exitInterrupted = 130
+)
+
+// agentArgsKey carries run's agent command (everything after --) past the flag parser,
+// which would otherwise read the agent's own flags as git-loop's.
+type agentArgsKey struct{}
+
+// splitAgent takes the agent command off a `run` command line: args up to "--" go to the
+// CLI parser, the rest is the agent. ok is false when run has no "--".
+func splitAgent(args []string) (cliArgs, agent []string, ok bool) {
+	if len(args) < 2 || args[1] != "run" {
+		return args, nil, true
+	}
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:], true
+		}
+	}
+	return args, nil, false
+}
+
+// runCommand is `git loop run [NAME] [start flags] -- AGENT…`: driver mode.
+func runCommand(out, errOut io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "run", Usage: "driver mode: run a headless agent command once per iteration until the loop ends",
+		ArgsUsage: "[NAME] -- AGENT [ARG…]",
+		Description: "The prompt goes to the agent's standard input, or replaces {prompt} in its arguments.\n" +
+			"With -p or --prompt-file a new loop is started (start's flags apply); without, the worktree's\n" +
+			"active loop (or NAME) is driven. Exit: 0 complete, 1 error, 2 paused or cancelled, 130 interrupted.",
+		Flags: append(startFlags(),
+			&cli.DurationFlag{Name: "timeout", Usage: "kill an agent run after `DURATION`", Value: loop.DefaultAgentTimeout},
+			&cli.IntFlag{Name: "calls-per-hour", Usage: "run the agent at most `N` times in any hour (0: no limit)"},
+			&cli.DurationFlag{Name: "cooldown", Usage: "wait `DURATION` between iterations"},
+			&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"},
+		),
+		Action: func(c *cli.Context) error {
+			agent, _ := c.Context.Value(agentArgsKey{}).([]string)
+			if len(agent) == 0 {
+				return usageError{msg: "run needs the agent command after --, e.g. `git loop run -p 'fix the tests' -- claude -p`"}
+			}
+			opts, err := parseRun(c, agent, errOut)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				_, err := s.Drive(c.Context, opts)
+				return err
+			})
+		},
+	}
+}
+
+// parseRun turns run's flags into loop.DriveOptions; start flags (a prompt) start a loop.
+func parseRun(c *cli.Context, agent []string, errOut io.Writer) (loop.DriveOptions, error) {
+	name, err := oneName(c)
+	if err != nil {
+		return loop.DriveOptions{}, err
+	}
+	opts := loop.DriveOptions{Name: name, Agent: agent, Timeout: c.Duration("timeout"), CallsPerHour: c.Int("calls-per-hour"),
+		Cooldown: c.Duration("cooldown"), Sequential: c.Bool("sequential"), Status: errOut, Live: isTerminal(errOut), AgentStderr: errOut}
+	if c.IsSet("prompt") || c.IsSet("prompt-file") {
+		start, err := parseStart(c)
+		if err != nil {
+			return opts, err
+		}
+		opts.Start = &start
+	}
+	if c.Int("calls-per-hour") < 0 {
+		return opts, usageError{msg: "--calls-per-hour must be 0 (no limit) or more"}
+	}
+	return opts, nil
+}
+
+// isTerminal reports whether w is a terminal (a character device), where run redraws one
+// status line instead of printing plain lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// withAgentArgs puts run's agent command in ctx.
+func withAgentArgs(ctx context.Context, agent []string) context.Context {
+	return context.WithValue(ctx, agentArgsKey{}, agent)
+}

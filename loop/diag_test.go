@@ -161,3 +161,21 @@ func FuzzParseDiagnostics(f *testing.F) {
 		_ = d.String()
 	})
 }
+
+// BenchmarkParseDiagnostics measures a full 8 KiB gate tail (the default kept per gate),
+// which every judged iteration parses once per gate.
+func BenchmarkParseDiagnostics(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "diag", "go_test_json_fail.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tail := string(data)
+	for len(tail) < DefaultGateTailBytes {
+		tail += string(data)
+	}
+	tail = tail[len(tail)-DefaultGateTailBytes:]
+	b.SetBytes(int64(len(tail)))
+	for b.Loop() {
+		ParseDiagnostics(tail)
+	}
+}

@@ -149,7 +149,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
 				&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
 				&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
-				&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"},
+				&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag,
 				jsonFlag,
 			},
 			Action: func(c *cli.Context) error {
@@ -162,7 +162,10 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if err != nil {
 						return err
 					}
-					return loop.PrintState(out, st, c.Bool("json"), "started")
+					if err := loop.PrintState(out, st, c.Bool("json"), "started"); err != nil || c.Bool("json") {
+						return err
+					}
+					return printShapeOf(out, s, st.Name)
 				})
 			},
 		},
@@ -270,13 +273,13 @@ func commands(out, errOut io.Writer) []*cli.Command {
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
 	flags := []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}
 	if t == loop.Resume {
-		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"})
+		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"}, notDoneFlag, freshFlag)
 	}
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags,
 		Action: func(c *cli.Context) error {
 			return withLoop(c, func(s *loop.Store, name string) error {
-				st, err := s.SetStatusWith(name, t, c.Int("max-iterations"))
+				st, err := resume(s, name, t, c)
 				if err != nil {
 					return err
 				}
@@ -298,6 +301,7 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 	}
 	f := &opts.Flags
 	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
+	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
 	if p := c.String("prompt-file"); p != "" {
 		if f.Prompt != "" {
 			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}

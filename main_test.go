@@ -37,7 +37,9 @@ func hermeticGit(env *testscript.Env) error {
 		return err
 	}
 	gitconfig := filepath.Join(home, ".gitconfig")
-	cfg := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	// Scripts start loops with tiny prompts (-p task) to test the engine: they run as tools.
+	// The start_shape_* scripts, which test shaping, pass --shape auto.
+	cfg := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[loop]\n\tshape = tool\n"
 	if err := os.WriteFile(gitconfig, []byte(cfg), 0o666); err != nil {
 		return err
 	}

@@ -53,6 +53,11 @@ type Config struct {
 	Branch        string    `json:"branch,omitempty"`
 	Worktree      string    `json:"worktree"`
 	StartedAt     time.Time `json:"started_at"`
+	// Spec is the score of the loop's spec (its prompt, with its gates and promises as
+	// evidence); Shape is how the loop runs: tool, or colleague (pausing at checkpoints).
+	// Loops recorded before shaping have neither and run as tools.
+	Spec  *SpecScore `json:"spec,omitempty"`
+	Shape string     `json:"shape,omitempty"`
 	Policy
 }
 
@@ -65,6 +70,7 @@ type Settings struct {
 	Exit          string
 	MaxIterations *int
 	Unlimited     bool
+	Shape         string // auto (run as the spec scores), tool or colleague
 	Policy        Policy // from configuration files and imported state files
 }
 
@@ -118,6 +124,9 @@ func (s *Settings) apply(c *gitstore.Config, where string) error {
 	if c.Has("loop", "", "unlimited") {
 		s.Unlimited = c.Bool("loop", "", "unlimited", false)
 	}
+	if v := c.Get("loop", "", "shape"); v != "" {
+		s.Shape = v
+	}
 	var gates []Gate
 	for _, name := range c.Subsections("gate") {
 		run := c.Get("gate", name, "run")
@@ -136,7 +145,7 @@ func (s *Settings) apply(c *gitstore.Config, where string) error {
 // knownKeys are the keys .gitloop may set, per section.
 var knownKeys = map[string][]string{
 	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited", "marker", "maxduration", "tokenbudget",
-		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit"},
+		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit", "shape"},
 	"gate":      {"run", "timeout", "require", "coverage"},
 	"criterion": {"verify", "gate"},
 	"route":     {"layer"},
@@ -176,6 +185,9 @@ func (s *Settings) Override(o Settings) {
 	}
 	if o.Unlimited {
 		s.Unlimited = true
+	}
+	if o.Shape != "" {
+		s.Shape = o.Shape
 	}
 	s.Policy.override(o.Policy)
 }

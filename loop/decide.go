@@ -47,8 +47,10 @@ type Verdict struct {
 }
 
 // Decide judges one iteration, in the order of DESIGN.md: not active; hard limits; must-not
-// conditions; completion; circuit breakers; otherwise continue. It is pure: the same inputs
-// always give the same verdict.
+// conditions; completion; circuit breakers; otherwise continue. A colleague-shaped loop
+// pauses instead of completing or continuing, at a checkpoint a person answers with
+// `git loop resume`. A long session adds a warning to the messages. It is pure: the same
+// inputs always give the same verdict.
 func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	switch st.Status {
 	case StatusCancelled:
@@ -62,6 +64,8 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	next.UpdatedAt = obs.At
 	next.Tree = obs.Tree
 	next.Breakers = st.Breakers.clone()
+	next.Checkpoint = ""
+	warning := pace(st, &next, obs.At)
 	sig := ParseSignals(obs.Message, cfg.Promises, cfg.Markers)
 	v := Verdict{Signals: sig}
 	if reason := hardLimit(cfg, &next, obs); reason != "" {
@@ -81,6 +85,9 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, sig), next
 		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
 		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
+		if cfg.Shape == ShapeColleague {
+			return v.checkpoint(cfg, next, CheckpointCompletion, warning)
+		}
 		return v
 	}
 	layer, evidence := route(cfg, failing)
@@ -96,6 +103,10 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	v.State.Reason = v.Reason
 	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, evidence, sig)
 	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, formatIteration(next.Iteration, next.MaxIterations), v.Reason)
+	if cfg.Shape == ShapeColleague {
+		return v.checkpoint(cfg, next, afterIteration(next.Iteration), warning)
+	}
+	v.withWarning(next, warning)
 	return v
 }
 

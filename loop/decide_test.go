@@ -166,6 +166,8 @@ func TestDecideIsPure(t *testing.T) {
 
 // TestDecideProperties drives random loops: every loop ends (complete or pause) within its
 // limit, and no verdict completes a loop while a gate fails or an assumption is configured.
+// Colleague loops are resumed at each checkpoint, never complete on their own, and reach
+// their completion checkpoint only when a tool loop would have completed.
 func TestDecideProperties(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	statuses := []string{GatePass, GatePass, GatePass, GateFail, GateBlocked, GateSkip, GateTimeout, GateError}
@@ -180,6 +182,9 @@ func TestDecideProperties(t *testing.T) {
 			if rng.Intn(4) == 0 {
 				c.Criteria = []Criterion{{Name: "docs", Verify: []string{VerifyObservation, VerifyAssumption}[rng.Intn(2)]}}
 			}
+			if rng.Intn(3) == 0 {
+				c.Shape = ShapeColleague
+			}
 		})
 		st := testState(func(s *State) { s.MaxIterations = cfg.MaxIterations })
 		trees := []string{"tree0", "a", "b", "c", "d"}
@@ -190,7 +195,10 @@ func TestDecideProperties(t *testing.T) {
 			g := gates(statuses[rng.Intn(len(statuses))], statuses[rng.Intn(len(statuses))])
 			o := obs(trees[rng.Intn(len(trees))], msgs[rng.Intn(len(msgs))], g)
 			v := Decide(cfg, st, o)
-			if v.Decision == DecideComplete {
+			if cfg.Shape == ShapeColleague && v.Decision == DecideComplete {
+				t.Fatalf("run %d: a colleague loop completed without a person confirming", run)
+			}
+			if v.Decision == DecideComplete || v.State.Checkpoint == CheckpointCompletion {
 				for _, gr := range g {
 					if gr.Status != GatePass && gr.Status != GateSkip { // independent of decide.go's failed()
 						t.Fatalf("run %d: completed with gate %s %s", run, gr.Name, gr.Status)
@@ -204,6 +212,9 @@ func TestDecideProperties(t *testing.T) {
 			}
 			if v.State.Iteration != st.Iteration+1 {
 				t.Fatalf("run %d: iteration went from %d to %d", run, st.Iteration, v.State.Iteration)
+			}
+			if v.State.Checkpoint == CheckpointPlan || v.State.Checkpoint == CheckpointIteration {
+				v.Decision, v.State.Status, v.State.Checkpoint = DecideContinue, StatusActive, "" // a person resumes
 			}
 			if v.Decision != DecideContinue {
 				if v.State.Status == StatusActive {

@@ -50,6 +50,7 @@ func Demo(ctx context.Context, w io.Writer) error {
 	st, err := s.Start(StartOptions{Name: "demo", Session: "demo-agent", Flags: Settings{
 		Prompt: "Make Add add, with a test that proves it.", Promises: []string{demoPromise},
 		Gates: []Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
+		Shape: ShapeTool, // a scripted agent: nobody to answer a colleague's checkpoints
 	}})
 	if err != nil {
 		return err

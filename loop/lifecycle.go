@@ -17,6 +17,8 @@ type StartOptions struct {
 	Name    string
 	Session string
 	Flags   Settings // command-line values, applied over .gitloop and git config
+	// Force starts a loop whose spec is only an intent; it then runs as a colleague.
+	Force bool
 }
 
 // Start creates loop opts.Name (default: derived from the branch) in the current worktree:
@@ -62,7 +64,11 @@ func (s *Store) startConfig(opts StartOptions) (Config, error) {
 		return Config{}, err
 	}
 	settings.Override(opts.Flags)
-	return settings.resolve()
+	cfg, err := settings.resolve()
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, shapeLoop(&cfg, settings.Shape, opts.Force)
 }
 
 // checkFree refuses to start when this worktree already has a live loop, saying how to
@@ -414,6 +420,9 @@ func (s *Store) SetStatusWith(name string, t Transition, newMax int) (*State, er
 		if err != nil {
 			return nil, err
 		}
+		if t == Resume && st.Checkpoint != "" {
+			return s.resumeAtCheckpoint(name, tip, st, false, newMax)
+		}
 		next := *st
 		next.Status, next.UpdatedAt = want, s.Now().UTC()
 		if t == Resume {
@@ -421,6 +430,7 @@ func (s *Store) SetStatusWith(name string, t Transition, newMax int) (*State, er
 				return nil, err
 			}
 			next.Breakers = Breakers{Trees: st.Breakers.Trees}
+			next.IterationStart = next.UpdatedAt // time paused is not the agent's
 		}
 		next.Reason = map[Transition]string{Pause: "paused by user", Resume: "resumed by user", Cancel: "cancelled by user"}[t]
 		snap, _ := gitstore.ParseHash(st.Snapshot)

@@ -53,6 +53,7 @@ func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 	for i, g := range cfg.Gates {
 		fmt.Fprintf(w, "gate %d:    %s: %s\n", i+1, g.Name, g.Run)
 	}
+	PrintShape(w, cfg)
 	return nil
 }
 

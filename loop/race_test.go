@@ -165,7 +165,9 @@ func newTestRepo(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
 	cfg := filepath.Join(home, ".gitconfig")
-	os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o666)
+	// The engine's tests start loops with tiny prompts ("p"): they run as tools, not shaped
+	// by their spec's score (shape_test.go tests shaping).
+	os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n[loop]\n\tshape = tool\n"), 0o666)
 	t.Setenv("HOME", home)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", cfg)

@@ -37,6 +37,15 @@ type State struct {
 	Transcript *TranscriptMark `json:"transcript,omitempty"`
 	// Commands is how far the transcript has been read for must-not commands.
 	Commands *TranscriptMark `json:"commands_read,omitempty"`
+	// Checkpoint is the colleague checkpoint the loop is paused at (plan, iteration,
+	// completion), answered by `git loop resume`.
+	Checkpoint string `json:"checkpoint,omitempty"`
+	// IterationStart is when the current iteration began (the last judged stop, or a
+	// resume), LastIteration how long the previous one took, and SessionStart when the agent
+	// session began (`resume --fresh`); zero means the loop's start. They time long sessions.
+	IterationStart time.Time     `json:"iteration_start,omitzero"`
+	LastIteration  time.Duration `json:"last_iteration_ns,omitempty"`
+	SessionStart   time.Time     `json:"session_start,omitzero"`
 }
 
 // TranscriptMark is the token count of a transcript up to an offset, so the next stop only

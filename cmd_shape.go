@@ -1,0 +1,44 @@
+package main
+
+import (
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// printShapeOf writes how a new loop runs, from its spec's score.
+func printShapeOf(out io.Writer, s *loop.Store, name string) error {
+	_, cfg, err := s.Status(name)
+	if err != nil {
+		return err
+	}
+	loop.PrintShape(out, cfg)
+	return nil
+}
+
+// resume applies transition t, where a resume may answer a colleague's completion
+// checkpoint with --not-done or hand the loop to a fresh session with --fresh.
+func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loop.State, error) {
+	max := c.Int("max-iterations")
+	switch {
+	case t != loop.Resume:
+	case c.Bool("not-done") && c.Bool("fresh"):
+		return nil, usageError{msg: "resume takes --not-done or --fresh, not both"}
+	case c.Bool("not-done"):
+		return s.ResumeNotDone(name, max)
+	case c.Bool("fresh"):
+		return s.ResumeFresh(name, max)
+	}
+	return s.SetStatusWith(name, t, max)
+}
+
+// Flags of start (shaping) and resume (answering checkpoints, fresh sessions).
+var (
+	shapeFlag = &cli.StringFlag{Name: "shape", Usage: "run as `SHAPE`: auto (as the spec scores), tool (on its own) or colleague (pausing at checkpoints)", DefaultText: "auto, or loop.shape"}
+	forceFlag = &cli.BoolFlag{Name: "force", Usage: "start even when the spec scores as an intent (it then runs as a colleague)"}
+
+	notDoneFlag = &cli.BoolFlag{Name: "not-done", Usage: "at the completion checkpoint: send the agent back instead of completing"}
+	freshFlag   = &cli.BoolFlag{Name: "fresh", Usage: "release the loop from its agent session, for a new session with a fresh context"}
+)

@@ -1,0 +1,67 @@
+package loop
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDecideLongSession: the thresholds are exact — an iteration of twice the previous one
+// or more warns, a session warns once past 25 minutes — and the warning reaches both the
+// agent and the person with how to go on in a fresh session.
+func TestDecideLongSession(t *testing.T) {
+	tests := []struct {
+		name    string
+		st      func(*State)
+		at      time.Duration // obs.At - t0
+		warning string        // substring; "" for none
+	}{
+		{"exactly twice the previous iteration", func(s *State) { s.IterationStart, s.LastIteration = t0, 5*time.Minute }, 10 * time.Minute, "iteration 1 took 10m0s, at least twice the previous one (5m0s)"},
+		{"just under twice", func(s *State) { s.IterationStart, s.LastIteration = t0, 5*time.Minute }, 10*time.Minute - time.Second, ""},
+		{"the first iteration has nothing to compare", nil, 20 * time.Minute, ""},
+		{"session at exactly 25 minutes", func(s *State) { s.IterationStart, s.LastIteration = t0.Add(20*time.Minute), 4*time.Minute }, 25 * time.Minute, ""},
+		{"session past 25 minutes", func(s *State) { s.IterationStart, s.LastIteration = t0.Add(20*time.Minute), 4*time.Minute }, 25*time.Minute + time.Second, "this session has run 25m1s, past 25m0s"},
+		{"a fresh session restarts the clock", func(s *State) { s.SessionStart, s.IterationStart = t0.Add(20*time.Minute), t0.Add(20*time.Minute) }, 30 * time.Minute, ""},
+		{"both at once", func(s *State) { s.IterationStart, s.LastIteration = t0.Add(10*time.Minute), time.Minute }, 40 * time.Minute, "twice the previous one (1m0s); this session has run 40m0s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := obs("t1", "", gates(GatePass, GateFail))
+			o.At = t0.Add(tt.at)
+			st := testState(tt.st)
+			v := Decide(testConfig(nil), st, o)
+			if v.Decision != DecideContinue {
+				t.Fatalf("decision %s (%s)", v.Decision, v.Reason)
+			}
+			began := st.IterationStart
+			if began.IsZero() {
+				began = t0
+			}
+			if !v.State.IterationStart.Equal(o.At) || v.State.LastIteration != o.At.Sub(began) {
+				t.Errorf("recorded iteration start %v, took %v", v.State.IterationStart, v.State.LastIteration)
+			}
+			if tt.warning == "" {
+				if strings.Contains(v.ForAgent, "Long session") || strings.Contains(v.ForUser, "long session") {
+					t.Errorf("unexpected warning:\n%s\n%s", v.ForAgent, v.ForUser)
+				}
+				return
+			}
+			if !strings.Contains(v.ForAgent, "Long session: ") || !strings.Contains(v.ForAgent, tt.warning) || !strings.Contains(v.ForAgent, "from iteration 1 in a fresh session") {
+				t.Errorf("agent message lacks the warning %q:\n%s", tt.warning, v.ForAgent)
+			}
+			if !strings.Contains(v.ForUser, "long session: ") || !strings.Contains(v.ForUser, tt.warning) || !strings.Contains(v.ForUser, "`git loop resume x --fresh`") {
+				t.Errorf("user message lacks the warning %q or how to resume:\n%s", tt.warning, v.ForUser)
+			}
+		})
+	}
+}
+
+// TestColleagueCheckpointWarns: a checkpoint carries the long-session warning too.
+func TestColleagueCheckpointWarns(t *testing.T) {
+	o := obs("t1", "", gates(GatePass, GateFail))
+	o.At = t0.Add(time.Hour)
+	v := Decide(testConfig(colleague(nil)), testState(nil), o)
+	if v.State.Checkpoint != CheckpointPlan || !strings.Contains(v.ForAgent, "Long session") || !strings.Contains(v.ForUser, "--fresh") {
+		t.Errorf("checkpoint %q without the warning:\n%s\n%s", v.State.Checkpoint, v.ForAgent, v.ForUser)
+	}
+}

@@ -2,6 +2,8 @@ package loop
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,17 +21,24 @@ const coverageClockSlack = 2 * time.Second
 func runJudgedGate(ctx context.Context, g Gate, layer int, opts RunOptions) GateResult {
 	began := time.Now()
 	res := runGate(ctx, g, layer, opts)
-	judgeDiagnostics(&res, g, opts.Dir, began)
+	unmet := judgeDiagnostics(&res, g, opts.Dir, began)
 	if res.Failed() {
 		res.Fingerprint = GateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
+		if len(unmet) > 0 {
+			// The fingerprint ignores numbers, but here the numbers are the failure: coverage
+			// rising from 70% to 80% is progress, not the same failure again.
+			sum := sha1.Sum([]byte(res.Fingerprint + "\x00" + strings.Join(unmet, "\x00")))
+			res.Fingerprint = hex.EncodeToString(sum[:])[:12]
+		}
 	}
 	return res
 }
 
-// judgeDiagnostics fills res.Diagnostics and applies g's requirements to res.
-func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) {
+// judgeDiagnostics fills res.Diagnostics and applies g's requirements to res; it returns
+// the requirements that do not hold.
+func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) []string {
 	if res.Status == GateError || res.Status == GateTimeout || res.Status == GateSkip {
-		return
+		return nil
 	}
 	d := ParseDiagnostics(res.Tail)
 	var notes []string
@@ -38,7 +47,7 @@ func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) {
 			notes = append(notes, err.Error())
 		} else {
 			d.Coverage = &v
-			d.Formats = append(d.Formats, "coverage report")
+			d.Formats = append(d.Formats, "coverage file")
 		}
 	}
 	if !d.Empty() {
@@ -58,6 +67,7 @@ func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) {
 		res.Tail += fmt.Sprintf("\n[git-loop] gate %q requires %s, but its output shows no %s: make the command print it (go test -cover, pytest --cov, jest --coverage) or point `coverage =` at its report\n",
 			g.Name, strings.Join(absent, " and "), strings.Join(absentMetrics(absent), " or "))
 	}
+	return unmet
 }
 
 // checkRequirements returns the conditions that do not hold ("coverage 72.5% < 85%") and

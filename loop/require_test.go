@@ -215,3 +215,23 @@ func TestGateRequireRealGoTest(t *testing.T) {
 		t.Fatalf("exit %d, diagnostics %v", res.ExitCode, res.Diagnostics)
 	}
 }
+
+// TestRequireFingerprintFollowsTheFigure: the same unmet figure is the same failure (so the
+// same-error breaker can see a stuck loop), a better one is not.
+func TestRequireFingerprintFollowsTheFigure(t *testing.T) {
+	dir := t.TempDir()
+	run := func(total string) string {
+		g := Gate{Name: "cov", Run: "echo 'TOTAL 10 3 " + total + "'", Require: []string{"coverage >= 85"}}
+		res := RunGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})[0]
+		if res.Status != GateFail || res.Fingerprint == "" {
+			t.Fatalf("status %s, fingerprint %q", res.Status, res.Fingerprint)
+		}
+		return res.Fingerprint
+	}
+	if a, b := run("70%"), run("70%"); a != b {
+		t.Errorf("same figure, fingerprints %s and %s", a, b)
+	}
+	if a, b := run("70%"), run("80%"); a == b {
+		t.Errorf("70%% and 80%% share fingerprint %s", a)
+	}
+}

@@ -27,6 +27,7 @@ func importCommand(out io.Writer) *cli.Command {
 			&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
 			&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
 			&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"},
+			shapeFlag, forceFlag,
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
 		Action: func(c *cli.Context) error {
@@ -62,6 +63,7 @@ func parseImport(c *cli.Context) (loop.ImportOptions, error) {
 	}
 	f := &opts.Flags
 	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
+	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
 	if c.IsSet("max-iterations") {
 		n := c.Int("max-iterations")
 		f.MaxIterations = &n

@@ -29,6 +29,9 @@ type Observation struct {
 	Tokens       int64        // tokens used so far, from the transcript (0 when unknown)
 	Touched      []string     // paths changed since the previous iteration's snapshot
 	Commands     []string     // commands the agent ran this iteration, when known
+	// FreshContext is set when every iteration runs the agent afresh (the driver): its
+	// session cannot grow long, so no long-session warning applies.
+	FreshContext bool
 }
 
 // Verdict is Decide's answer.
@@ -66,6 +69,9 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	next.Breakers = st.Breakers.clone()
 	next.Checkpoint = ""
 	warning := pace(st, &next, obs.At)
+	if obs.FreshContext {
+		warning = ""
+	}
 	sig := ParseSignals(obs.Message, cfg.Promises, cfg.Markers)
 	v := Verdict{Signals: sig}
 	if reason := hardLimit(cfg, &next, obs); reason != "" {

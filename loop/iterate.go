@@ -91,7 +91,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			tokens = mark.Tokens
 		}
 		obs := Observation{At: s.Now().UTC(), Tree: snap.Tree.String(), Gates: results, Message: in.Message,
-			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands}
+			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands, FreshContext: in.Kind == "run"}
 		v := Decide(cfg, st, obs)
 		next := v.State
 		if mark != nil {

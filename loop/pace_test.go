@@ -65,3 +65,14 @@ func TestColleagueCheckpointWarns(t *testing.T) {
 		t.Errorf("checkpoint %q without the warning:\n%s\n%s", v.State.Checkpoint, v.ForAgent, v.ForUser)
 	}
 }
+
+// TestDecideFreshContextNeverWarns: the driver runs each iteration in a fresh context, so
+// a long loop is not a long session; the iteration is still timed.
+func TestDecideFreshContextNeverWarns(t *testing.T) {
+	o := obs("t1", "", gates(GatePass, GateFail))
+	o.At, o.FreshContext = t0.Add(time.Hour), true
+	v := Decide(testConfig(nil), testState(func(s *State) { s.LastIteration = time.Minute }), o)
+	if strings.Contains(v.ForAgent, "Long session") || strings.Contains(v.ForUser, "long session") || v.State.LastIteration != time.Hour {
+		t.Errorf("fresh context: took %v\n%s\n%s", v.State.LastIteration, v.ForAgent, v.ForUser)
+	}
+}

@@ -42,3 +42,12 @@ var (
 	notDoneFlag = &cli.BoolFlag{Name: "not-done", Usage: "at the completion checkpoint: send the agent back instead of completing"}
 	freshFlag   = &cli.BoolFlag{Name: "fresh", Usage: "release the loop from its agent session, for a new session with a fresh context"}
 )
+
+// transitionVerb heads a transition's output: a resume that confirmed a colleague's
+// completion says so.
+func transitionVerb(t loop.Transition, st *loop.State) string {
+	if t == loop.Resume && st.Status == loop.StatusCompleted {
+		return "completed (confirmed)"
+	}
+	return map[loop.Transition]string{loop.Pause: "paused", loop.Resume: "resumed", loop.Cancel: "cancelled"}[t]
+}

@@ -149,7 +149,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
 				&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
 				&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
-				&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag,
+				&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag, shapeFlag, forceFlag,
 				jsonFlag,
 			},
 			Action: func(c *cli.Context) error {
@@ -283,7 +283,7 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 				if err != nil {
 					return err
 				}
-				return loop.PrintState(out, st, c.Bool("json"), map[loop.Transition]string{loop.Pause: "paused", loop.Resume: "resumed", loop.Cancel: "cancelled"}[t])
+				return loop.PrintState(out, st, c.Bool("json"), transitionVerb(t, st))
 			})
 		},
 	}
@@ -301,6 +301,7 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 	}
 	f := &opts.Flags
 	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
+	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
 	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
 	if p := c.String("prompt-file"); p != "" {
 		if f.Prompt != "" {

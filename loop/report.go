@@ -26,6 +26,8 @@ type Report struct {
 	Reason    string        `json:"reason"`
 	Release   string        `json:"release_decision"`
 	Task      string        `json:"task"`
+	Spec      *SpecScore    `json:"spec,omitempty"`  // the task's score at start
+	Shape     string        `json:"shape,omitempty"` // how the loop ran: tool or colleague
 	Execution Execution     `json:"execution"`
 	Layers    []LayerReport `json:"layers"`
 	Defects   Defects       `json:"defects"`
@@ -78,7 +80,7 @@ type Step struct {
 // BuildReport assembles the report from the configuration, the final state and every
 // iteration record, oldest first.
 func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
-	r := Report{Loop: st.Name, Status: st.Status, Reason: st.Reason, Task: strings.TrimSpace(cfg.Prompt),
+	r := Report{Loop: st.Name, Status: st.Status, Reason: st.Reason, Task: strings.TrimSpace(cfg.Prompt), Spec: cfg.Spec, Shape: cfg.Shape,
 		Execution: Execution{StartedAt: st.StartedAt, EndedAt: st.UpdatedAt, Seconds: st.UpdatedAt.Sub(st.StartedAt).Seconds(),
 			Iterations: st.Iteration, MaxIterations: st.MaxIterations},
 		Defects: Defects{Found: map[string]int{}, Resolved: map[string]int{}}, Rework: []ReworkEvent{}, Timeline: []Step{}}
@@ -160,6 +162,9 @@ func (r Report) Markdown() string {
 	fmt.Fprintf(&b, "| | |\n|---|---|\n| status | %s |\n| reason | %s |\n| iterations | %d of %d |\n| duration | %s |\n\n",
 		r.Status, mdCell(r.Reason), r.Execution.Iterations, r.Execution.MaxIterations, time.Duration(r.Execution.Seconds*float64(time.Second)).Round(time.Second))
 	fmt.Fprintf(&b, "**Task:** %s\n\n", mdCell(firstLine(r.Task)))
+	if r.Spec != nil {
+		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), orDefaultString(r.Shape, ShapeTool))
+	}
 	if len(r.Layers) > 0 {
 		b.WriteString("| layer | gate | final | attempts | failures | defects found | resolved |\n|---|---|---|---|---|---|---|\n")
 		for _, l := range r.Layers {

@@ -92,10 +92,10 @@ func (d Diagnostics) String() string {
 	}
 	var problems []string
 	if d.Errors > 0 {
-		problems = append(problems, plural(d.Errors, "error"))
+		problems = append(problems, countNoun(d.Errors, "error"))
 	}
 	if d.Warnings > 0 {
-		problems = append(problems, plural(d.Warnings, "warning"))
+		problems = append(problems, countNoun(d.Warnings, "warning"))
 	}
 	if len(problems) > 0 {
 		parts = append(parts, strings.Join(problems, ", "))
@@ -106,7 +106,8 @@ func (d Diagnostics) String() string {
 	return strings.Join(parts, "; ")
 }
 
-func plural(n int, word string) string {
+// countNoun is "1 error" or "3 errors".
+func countNoun(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
@@ -165,4 +166,20 @@ func summarySuffix(d *Diagnostics) string {
 		return ""
 	}
 	return "  (" + d.String() + ")"
+}
+
+// gateConditions is " (require coverage >= 85; coverage from cover.out)" for status, or
+// nothing for a gate judged by its exit status alone.
+func gateConditions(g Gate) string {
+	var parts []string
+	if len(g.Require) > 0 {
+		parts = append(parts, "require "+strings.Join(g.Require, ", "))
+	}
+	if g.Coverage != "" {
+		parts = append(parts, "coverage from "+g.Coverage)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }

@@ -51,7 +51,7 @@ func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 	}
 	fmt.Fprintln(w)
 	for i, g := range cfg.Gates {
-		fmt.Fprintf(w, "gate %d:    %s: %s\n", i+1, g.Name, g.Run)
+		fmt.Fprintf(w, "gate %d:    %s: %s%s\n", i+1, g.Name, g.Run, gateConditions(g))
 	}
 	PrintShape(w, cfg)
 	return nil

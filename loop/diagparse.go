@@ -18,6 +18,8 @@ import (
 //     TOTAL line of pytest-cov or `coverage report`;
 //   - cargo test's "test result: ok. 12 passed; 0 failed; 1 ignored; …" (summed over test
 //     binaries and doc tests) and cargo-tarpaulin's "85.00% coverage";
+//   - node --test's "# pass 5", "# fail 1", "# skipped 0" (ℹ instead of # in the spec
+//     reporter) and its coverage table's "all files" row (line %);
 //   - jest's "Tests: 1 failed, 5 passed, 6 total", vitest's "Tests  2 failed | 10 passed
 //     (12)" and the istanbul table's "All files" row (its % Lines column);
 //   - compiler and linter diagnostics: FILE:LINE:COL: lines (go build, go vet, gcc, flake8,
@@ -89,6 +91,8 @@ var (
 	reJest         = lazyRegexp(`^Tests:\s+(.*?),?\s*\d+ total\s*$`)
 	reVitest       = lazyRegexp(`^\s*Tests\s+(\d+ [a-z]+(?: \| \d+ [a-z]+)*)\s+\(\d+\)`)
 	reAllFiles     = lazyRegexp(`^\s*All files\s*\|(.*)$`)
+	reNodeCount    = lazyRegexp(`^(?:#|ℹ) (pass|fail|skipped) (\d+)$`)
+	reNodeCover    = lazyRegexp(`^(?:#|ℹ) all files\s*\|\s*(\d+(?:\.\d+)?)\s*\|`)
 	reFileLineCol  = lazyRegexp(`^(?:[A-Za-z]:)?[^\s:]*\.[A-Za-z0-9]+:\d+:\d+:\s*(\S*)`)
 	reTSC          = lazyRegexp(`^\S.*\berror TS\d+:`)
 	reRustError    = lazyRegexp(`^error(?:\[E\d+\])?: `)
@@ -210,6 +214,12 @@ func (p *diagParser) testSummary(s string) bool {
 		p.ensureTests()
 		return true
 	}
+	if m := reNodeCount().FindStringSubmatch(s); m != nil {
+		p.format("node --test")
+		target := map[string]**int{"pass": &p.d.Passed, "fail": &p.d.Failed, "skipped": &p.d.Skipped}[m[1]]
+		addCount(target, atoi(m[2]))
+		return true
+	}
 	if m := reVitest().FindStringSubmatch(s); m != nil {
 		p.format("vitest")
 		p.counts(strings.Split(m[1], " | "))
@@ -254,6 +264,11 @@ func (p *diagParser) coverageLine(s string) bool {
 	if m := reTotalRow().FindStringSubmatch(s); m != nil {
 		p.format("coverage report")
 		p.setTotal(m[1])
+		return true
+	}
+	if m := reNodeCover().FindStringSubmatch(s); m != nil {
+		p.format("node --test")
+		p.setTotal(m[1]) // the line % column
 		return true
 	}
 	if m := reTarpaulin().FindStringSubmatch(s); m != nil {

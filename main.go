@@ -44,11 +44,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runHook(args[2:], stdin, stdout, stderr)
 	}
 	app := newApp(stdin, stdout, stderr)
+	args, agent, hasAgent := splitAgent(args)
 	args, err := flagsFirst(app.Commands, args)
+	if err == nil && !hasAgent {
+		err = usageError{msg: "run needs the agent command after --, e.g. `git loop run -p 'fix the tests' -- claude -p`"}
+	}
 	if err == nil {
 		ctx, stop := interruptible()
 		defer stop()
-		err = app.RunContext(ctx, args)
+		err = app.RunContext(withAgentArgs(ctx, agent), args)
 	}
 	if err == nil {
 		return exitOK
@@ -56,6 +60,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.Is(err, loop.ErrNoChange) {
 		fmt.Fprintln(stderr, "git-loop:", err)
 		return exitOK
+	}
+	if errors.Is(err, loop.ErrRunPaused) {
+		return exitPaused
+	}
+	if errors.Is(err, loop.ErrInterrupted) {
+		fmt.Fprintln(stderr, "git-loop: interrupted; the loop is paused")
+		return exitInterrupted
 	}
 	fmt.Fprintln(stderr, "git-loop:", err)
 	return exitCode(err)
@@ -83,9 +94,9 @@ func interruptible() (context.Context, context.CancelFunc) {
 func exitCode(err error) int {
 	var usage usageError
 	switch {
-	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig):
+	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent):
 		return exitUsage
-	case errors.Is(err, loop.ErrNoLoop):
+	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
 		return exitNoLoop
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded),
 		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, loop.ErrRefLocked):
@@ -138,20 +149,10 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 
 func commands(out, errOut io.Writer) []*cli.Command {
 	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
-	return []*cli.Command{
+	return append(historyCommands(out), []*cli.Command{
 		{
 			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]",
-			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
-				&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE` (- for standard input)"},
-				&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
-				&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
-				&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
-				&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
-				&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
-				&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag, shapeFlag, forceFlag,
-				jsonFlag,
-			},
+			Flags: append(startFlags(), jsonFlag),
 			Action: func(c *cli.Context) error {
 				opts, err := parseStart(c)
 				if err != nil {
@@ -229,6 +230,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		{
 			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering)", ArgsUsage: "AGENT",
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"}},
+			Description: "AGENT is claude, codex, gemini, cursor or copilot.",
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 1 {
 					return usageError{msg: "install takes one agent, e.g. `git loop install claude`"}
@@ -249,6 +251,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
 		scoreCommand(out),
+		runCommand(out, errOut),
 		initCommand(out),
 		{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
@@ -267,7 +270,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				})
 			},
 		},
-	}
+	}...)
 }
 
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
@@ -289,6 +292,20 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 	}
 }
 
+// startFlags are start's flags, which run takes too to start a loop.
+func startFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
+		&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE` (- for standard input)"},
+		&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
+		&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
+		&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
+		&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
+		&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
+		&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag,
+	}
+}
+
 // parseStart turns start's flags into loop.StartOptions.
 func parseStart(c *cli.Context) (loop.StartOptions, error) {
 	name, err := oneName(c)
@@ -301,7 +318,6 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 	}
 	f := &opts.Flags
 	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
-	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
 	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
 	if p := c.String("prompt-file"); p != "" {
 		if f.Prompt != "" {

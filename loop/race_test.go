@@ -161,7 +161,7 @@ func iterationsInHistory(t *testing.T, dir string) map[int]bool {
 	return its
 }
 
-func newTestRepo(t *testing.T) string {
+func newTestRepo(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
 	cfg := filepath.Join(home, ".gitconfig")

@@ -1,0 +1,145 @@
+package loop
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// FileStat is one changed file of a diffstat.
+type FileStat struct {
+	Path    string `json:"path"`
+	Added   int    `json:"added"`
+	Deleted int    `json:"deleted"`
+	Binary  bool   `json:"binary,omitempty"`
+}
+
+// maxDiffBytes bounds the files a diffstat counts lines of; larger ones count as binary
+// (git's own diff would be slow on them too, and a loop's rework is rarely there).
+const maxDiffBytes = 4 << 20
+
+// Diffstat counts the lines added and deleted in each path that differs between trees a and
+// b (a may be zero: everything is added).
+func (h *History) Diffstat(a, b gitstore.Hash) ([]FileStat, error) {
+	paths, err := h.s.Repo.ChangedPaths(a, b)
+	if err != nil {
+		return nil, err
+	}
+	stats := make([]FileStat, 0, len(paths))
+	for _, p := range paths {
+		old, err := h.blobAt(a, p)
+		if err != nil {
+			return nil, err
+		}
+		cur, err := h.blobAt(b, p)
+		if err != nil {
+			return nil, err
+		}
+		stats = append(stats, countLines(p, old, cur))
+	}
+	return stats, nil
+}
+
+// blobAt is the content at path in tree (nil when absent or not a blob).
+func (h *History) blobAt(tree gitstore.Hash, path string) ([]byte, error) {
+	if tree.IsZero() {
+		return nil, nil
+	}
+	id, err := h.s.Repo.LookupPath(tree, path)
+	if errors.Is(err, gitstore.ErrObjectNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, data, err := h.s.Repo.ReadObject(id)
+	if err != nil || t != gitstore.BlobObject {
+		return nil, err // a gitlink's commit is not here; it counts as no text
+	}
+	return data, nil
+}
+
+// countLines diffs two versions of a file line by line.
+func countLines(path string, old, cur []byte) FileStat {
+	st := FileStat{Path: path}
+	if isBinary(old) || isBinary(cur) {
+		st.Binary = true
+		return st
+	}
+	for _, d := range lineDiff(string(old), string(cur)) {
+		n := strings.Count(d.Text, "\n")
+		if !strings.HasSuffix(d.Text, "\n") && d.Text != "" {
+			n++
+		}
+		switch d.Type {
+		case diffmatchpatch.DiffInsert:
+			st.Added += n
+		case diffmatchpatch.DiffDelete:
+			st.Deleted += n
+		}
+	}
+	return st
+}
+
+// lineDiff is a line-level diff of a and b: each Diff's text is whole lines.
+func lineDiff(a, b string) []diffmatchpatch.Diff {
+	dmp := diffmatchpatch.New()
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	return dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
+}
+
+func isBinary(b []byte) bool {
+	if len(b) > maxDiffBytes {
+		return true
+	}
+	head := b
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// printDiffstat prints stats as git's --stat does: path | n +++--- , then a summary line.
+func printDiffstat(w io.Writer, stats []FileStat, color bool) {
+	width := 0
+	for _, s := range stats {
+		width = max(width, len(s.Path))
+	}
+	added, deleted := 0, 0
+	for _, s := range stats {
+		if s.Binary {
+			fmt.Fprintf(w, " %-*s | Bin\n", width, s.Path)
+			continue
+		}
+		added, deleted = added+s.Added, deleted+s.Deleted
+		plus, minus := bar(s.Added, s.Deleted, 40)
+		if color {
+			plus, minus = "\x1b[32m"+plus+"\x1b[0m", "\x1b[31m"+minus+"\x1b[0m"
+		}
+		fmt.Fprintf(w, " %-*s | %4d %s%s\n", width, s.Path, s.Added+s.Deleted, plus, minus)
+	}
+	fmt.Fprintf(w, " %d file%s changed, %d insertion%s(+), %d deletion%s(-)\n",
+		len(stats), plural(len(stats)), added, plural(added), deleted, plural(deleted))
+}
+
+// bar scales a file's +/- counts to at most width characters.
+func bar(added, deleted, width int) (string, string) {
+	total := added + deleted
+	if total > width {
+		added, deleted = added*width/total, deleted*width/total
+	}
+	return strings.Repeat("+", added), strings.Repeat("-", deleted)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

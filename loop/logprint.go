@@ -1,0 +1,203 @@
+package loop
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// LogOptions configure PrintLog.
+type LogOptions struct {
+	JSON  bool
+	Color bool // ANSI colour: only on a terminal, never with NO_COLOR (the caller decides)
+	Limit int  // print at most this many iterations (0: all)
+}
+
+// LogEntry is one line of `git loop log --json`.
+type LogEntry struct {
+	Iteration    int          `json:"iteration"`
+	At           time.Time    `json:"at"`
+	DurationMS   int64        `json:"duration_ms"`
+	Kind         string       `json:"kind"`
+	Decision     string       `json:"decision,omitempty"`
+	Reason       string       `json:"reason,omitempty"`
+	Gates        []GateStatus `json:"gates"`
+	FilesChanged int          `json:"files_changed"`
+	Snapshot     string       `json:"snapshot"`
+}
+
+// GateStatus is one cell of the gate matrix.
+type GateStatus struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // a GateResult status, or "" when the gate did not run
+}
+
+// gateCells are the matrix's characters, one per status, readable without colour.
+var gateCells = map[string]struct {
+	char  string
+	color string
+}{
+	GatePass: {"+", "32"}, GateFail: {"x", "31"}, GateBlocked: {"!", "33"}, GateSkip: {"-", "2"},
+	GateTimeout: {"T", "35"}, GateError: {"E", "35"}, "": {".", "2"},
+}
+
+// PrintLog prints one line per iteration, newest first, streaming: number, time, duration,
+// decision, the gate matrix (one cell per gate, in the loop's gate order) and files changed.
+func PrintLog(w io.Writer, h *History, opts LogOptions) error {
+	bw := bufio.NewWriterSize(w, 16<<10)
+	defer bw.Flush()
+	p := logPrinter{w: bw, h: h, opts: opts}
+	if opts.JSON {
+		bw.WriteString("[")
+	} else {
+		p.header()
+	}
+	var pending *Iteration
+	printed := 0
+	err := h.Each(func(rec *Iteration) error {
+		if pending != nil {
+			if err := p.line(pending, rec); err != nil {
+				return err
+			}
+			if printed++; opts.Limit > 0 && printed >= opts.Limit {
+				pending = nil
+				return ErrStop
+			}
+			if printed%64 == 0 {
+				bw.Flush() // the first screen shows before the whole history is read
+			}
+		}
+		pending = rec
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if pending != nil {
+		if err := p.line(pending, nil); err != nil {
+			return err
+		}
+	}
+	if opts.JSON {
+		bw.WriteString("\n]\n")
+	}
+	return nil
+}
+
+type logPrinter struct {
+	w     *bufio.Writer
+	h     *History
+	opts  LogOptions
+	first bool
+}
+
+func (p *logPrinter) header() {
+	st, cfg := p.h.State, p.h.Config
+	fmt.Fprintf(p.w, "loop %s · %s · iteration %s\n", p.h.Name, st.Status, formatIteration(st.Iteration, st.MaxIterations))
+	if len(cfg.Gates) > 0 {
+		names := make([]string, len(cfg.Gates))
+		for i, g := range cfg.Gates {
+			names[i] = fmt.Sprintf("%d %s", i+1, g.Name)
+		}
+		fmt.Fprintf(p.w, "gates: %s   (+ pass, x fail, ! blocked, - skip, T timeout, E error, . not run)\n", strings.Join(names, ", "))
+	}
+}
+
+// line prints rec, with files changed since prev (the iteration before it; nil for the first).
+func (p *logPrinter) line(rec, prev *Iteration) error {
+	files, err := p.h.ChangedFiles(prev, rec)
+	if err != nil {
+		return err
+	}
+	e := LogEntry{Iteration: rec.Number, At: rec.At, DurationMS: rec.Duration.Milliseconds(), Kind: rec.Kind,
+		Decision: rec.Decision, Reason: firstLine(rec.Reason), Gates: gateRow(p.h.Config.Gates, rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
+	if p.opts.JSON {
+		sep := ",\n"
+		if !p.first {
+			sep, p.first = "\n", true
+		}
+		data, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		p.w.WriteString(sep)
+		p.w.Write(data)
+		return nil
+	}
+	decision := e.Decision
+	if decision == "" {
+		decision = e.Kind
+	}
+	fmt.Fprintf(p.w, "%5d  %s  %7s  %s  %s  %s\n", e.Iteration, e.At.Local().Format("2006-01-02 15:04:05"),
+		formatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-9s", decision)), p.matrix(e.Gates), filesText(len(files)))
+	return nil
+}
+
+// gateRow is rec's status for each of the loop's gates, in order.
+func gateRow(gates []Gate, rec *Iteration) []GateStatus {
+	row := make([]GateStatus, len(gates))
+	for i, g := range gates {
+		row[i].Name = g.Name
+		for _, r := range rec.Gates {
+			if r.Name == g.Name {
+				row[i].Status = r.Status
+			}
+		}
+	}
+	return row
+}
+
+func (p *logPrinter) matrix(row []GateStatus) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for _, c := range row {
+		cell := gateCells[c.Status]
+		if cell.char == "" {
+			cell = gateCells[GateError]
+		}
+		b.WriteString(p.paint(cell.color, cell.char))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func (p *logPrinter) paint(color, s string) string {
+	if !p.opts.Color || color == "" {
+		return s
+	}
+	return "\x1b[" + color + "m" + s + "\x1b[0m"
+}
+
+func decisionColor(d string) string {
+	switch d {
+	case DecideComplete:
+		return "32"
+	case DecidePause:
+		return "33"
+	case DecideCancelled:
+		return "31"
+	}
+	return ""
+}
+
+func filesText(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "-"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}

@@ -1,0 +1,259 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// ShowOptions configure PrintShow and PrintDiff.
+type ShowOptions struct {
+	JSON  bool
+	Color bool
+}
+
+// showTailLines is how much of each gate's output show prints.
+const showTailLines = 20
+
+// IterationView is `git loop show --json`: the record and what changed since the iteration
+// before it.
+type IterationView struct {
+	Loop      string     `json:"loop"`
+	Iteration *Iteration `json:"record"`
+	Previous  int        `json:"previous"` // -1 for the first
+	Diffstat  []FileStat `json:"diffstat"`
+}
+
+// Latest is the iteration number `show` and `diff` use when none is given.
+const Latest = -1
+
+// PrintShow prints iteration n (Latest: the newest): its decision and why, each gate with the
+// end of its output, the agent's last message, and the diffstat since the iteration before.
+func PrintShow(w io.Writer, h *History, n int, opts ShowOptions) error {
+	if n == Latest {
+		n = h.State.Iteration
+	}
+	rec, err := h.Get(n)
+	if err != nil {
+		return err
+	}
+	prev, _ := h.previous(n)
+	a, err := h.before(prev)
+	if err != nil {
+		return err
+	}
+	b, err := gitstore.ParseHash(rec.Tree)
+	if err != nil {
+		return fmt.Errorf("%w: iteration %d has no tree", ErrCorrupt, n)
+	}
+	stats, err := h.Diffstat(a, b)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		v := IterationView{Loop: h.Name, Iteration: rec, Previous: -1, Diffstat: stats}
+		if prev != nil {
+			v.Previous = prev.Number
+		}
+		return writeJSON(w, v)
+	}
+	printRecord(w, h, rec, opts)
+	since := "the commit the loop started from"
+	if prev != nil {
+		since = fmt.Sprintf("iteration %d", prev.Number)
+	}
+	fmt.Fprintf(w, "\nchanges since %s:\n", since)
+	if len(stats) == 0 {
+		fmt.Fprintln(w, " none")
+		return nil
+	}
+	printDiffstat(w, stats, opts.Color)
+	return nil
+}
+
+// previous is the record of the iteration before n, or nil for the first.
+func (h *History) previous(n int) (*Iteration, error) {
+	for m := n - 1; m >= 0; m-- {
+		if rec, err := h.Get(m); err == nil {
+			return rec, nil
+		}
+	}
+	return nil, nil
+}
+
+func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
+	fmt.Fprintf(w, "iteration %d of loop %s (%s, %s", rec.Number, h.Name, rec.Kind, rec.At.Local().Format("2006-01-02 15:04:05"))
+	if rec.Duration > 0 {
+		fmt.Fprintf(w, ", %s", formatDuration(rec.Duration))
+	}
+	fmt.Fprintln(w, ")")
+	if rec.Decision != "" {
+		fmt.Fprintf(w, "decision: %s", rec.Decision)
+		if rec.Reason != "" {
+			fmt.Fprintf(w, ": %s", rec.Reason)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(rec.Unmet) > 0 {
+		fmt.Fprintf(w, "unmet:    %s\n", strings.Join(rec.Unmet, ", "))
+	}
+	if rec.Layer != "" {
+		fmt.Fprintf(w, "rework:   layer %s\n", rec.Layer)
+	}
+	fmt.Fprintf(w, "snapshot: %s (tree %s)\n", rec.Snapshot, rec.Tree)
+	if len(rec.Gates) > 0 {
+		fmt.Fprintln(w, "\ngates:")
+	}
+	p := logPrinter{opts: LogOptions{Color: opts.Color}}
+	for _, g := range rec.Gates {
+		cell := gateCells[g.Status]
+		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), g.Name, g.Status, formatDuration(g.Duration), g.ExitCode)
+		if tail := strings.TrimRight(lastLines(g.Tail, showTailLines), "\n"); tail != "" && !g.Passed() {
+			for _, line := range strings.Split(tail, "\n") {
+				fmt.Fprintf(w, "      | %s\n", line)
+			}
+		}
+	}
+	if rec.Message != "" {
+		fmt.Fprintln(w, "\nagent's last message:")
+		for _, line := range strings.Split(strings.TrimRight(rec.Message, "\n"), "\n") {
+			fmt.Fprintf(w, "  > %s\n", line)
+		}
+	}
+}
+
+// DiffView is `git loop diff --json`.
+type DiffView struct {
+	Loop        string        `json:"loop"`
+	From        int           `json:"from"`
+	To          int           `json:"to"`
+	Diffstat    []FileStat    `json:"diffstat"`
+	MessageDiff []MessageLine `json:"message_diff"`
+}
+
+// MessageLine is one line of the diff between two iterations' agent messages.
+type MessageLine struct {
+	Op   string `json:"op"` // "=", "-" or "+"
+	Text string `json:"text"`
+}
+
+// PrintDiff prints the rework between iterations from and to (Latest to: the newest, and
+// from the one before it): the diffstat and patch of their snapshots (by git diff, so the
+// patch is exactly git's), then how the agent's message changed.
+func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts ShowOptions) error {
+	if to == Latest {
+		to = h.State.Iteration
+	}
+	if from == Latest {
+		from = to - 1
+	}
+	b, err := h.Get(to)
+	if err != nil {
+		return err
+	}
+	var a *Iteration
+	if from >= 0 {
+		if a, err = h.Get(from); err != nil {
+			return err
+		}
+	}
+	ta, err := h.before(a)
+	if err != nil {
+		return err
+	}
+	tb, _ := gitstore.ParseHash(b.Tree)
+	stats, err := h.Diffstat(ta, tb)
+	if err != nil {
+		return err
+	}
+	msg := messageDiff(a, b)
+	if opts.JSON {
+		return writeJSON(w, DiffView{Loop: h.Name, From: from, To: to, Diffstat: stats, MessageDiff: msg})
+	}
+	fmt.Fprintf(w, "loop %s: iteration %d → %d\n", h.Name, from, to)
+	if len(stats) == 0 {
+		fmt.Fprintln(w, "no change to the worktree")
+	} else if err := h.gitDiff(ctx, w, ta, tb, opts.Color); err != nil {
+		return err
+	}
+	printMessageDiff(w, msg, from, to, opts.Color)
+	return nil
+}
+
+// gitDiff runs git diff --stat --patch between two trees, writing to w.
+func (h *History) gitDiff(ctx context.Context, w io.Writer, a, b gitstore.Hash, color bool) error {
+	from := a.String()
+	if a.IsZero() {
+		from = emptyTree
+	}
+	mode := "--color=never"
+	if color {
+		mode = "--color=always"
+	}
+	cmd := exec.CommandContext(ctx, "git", "--no-pager", "--git-dir", h.s.Repo.GitDir, "diff", "--no-ext-diff", mode, "--stat", "--patch", from, b.String())
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("git diff of the snapshots: %w", err)
+	}
+	return nil
+}
+
+// emptyTree is git's empty tree, for a diff from nothing.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// messageDiff is a line diff of the agent's messages of two iterations.
+func messageDiff(a, b *Iteration) []MessageLine {
+	old := ""
+	if a != nil {
+		old = a.Message
+	}
+	var out []MessageLine
+	for _, d := range lineDiff(ensureNewline(old), ensureNewline(b.Message)) {
+		op := map[diffmatchpatch.Operation]string{diffmatchpatch.DiffEqual: "=", diffmatchpatch.DiffDelete: "-", diffmatchpatch.DiffInsert: "+"}[d.Type]
+		for _, line := range strings.SplitAfter(d.Text, "\n") {
+			if line != "" {
+				out = append(out, MessageLine{Op: op, Text: strings.TrimSuffix(line, "\n")})
+			}
+		}
+	}
+	return out
+}
+
+func ensureNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
+}
+
+func printMessageDiff(w io.Writer, lines []MessageLine, from, to int, color bool) {
+	changed := false
+	for _, l := range lines {
+		changed = changed || l.Op != "="
+	}
+	if !changed {
+		fmt.Fprintf(w, "\nthe agent's message is the same in iterations %d and %d\n", from, to)
+		return
+	}
+	fmt.Fprintf(w, "\nthe agent's message, iteration %d → %d:\n", from, to)
+	for _, l := range lines {
+		prefix, col := " ", ""
+		switch l.Op {
+		case "-":
+			prefix, col = "-", "31"
+		case "+":
+			prefix, col = "+", "32"
+		}
+		line := prefix + " " + l.Text
+		if color && col != "" {
+			line = "\x1b[" + col + "m" + line + "\x1b[0m"
+		}
+		fmt.Fprintln(w, line)
+	}
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// historyCommands are log, show and diff: reading a loop's iterations.
+func historyCommands(out io.Writer) []*cli.Command {
+	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
+	return []*cli.Command{
+		{
+			Name: "log", Usage: "one line per iteration: time, duration, decision, gate matrix, files changed", ArgsUsage: "[NAME]",
+			Flags: []cli.Flag{jsonFlag, &cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Usage: "show at most `N` iterations, newest first"}},
+			Action: func(c *cli.Context) error {
+				name, err := oneName(c)
+				if err != nil {
+					return err
+				}
+				return withHistory(name, func(h *loop.History) error {
+					return loop.PrintLog(out, h, loop.LogOptions{JSON: c.Bool("json"), Color: useColor(out), Limit: c.Int("max-count")})
+				})
+			},
+		},
+		{
+			Name: "show", Usage: "an iteration's decision, gates with their output, the agent's message and the diffstat", ArgsUsage: "[NAME] [ITER]",
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				name, iters, err := nameAndIterations(c, 1)
+				if err != nil {
+					return err
+				}
+				return withHistory(name, func(h *loop.History) error {
+					return loop.PrintShow(out, h, iters[0], loop.ShowOptions{JSON: c.Bool("json"), Color: useColor(out)})
+				})
+			},
+		},
+		{
+			Name: "diff", Usage: "the rework between two iterations: diffstat, patch, and how the agent's message changed", ArgsUsage: "[NAME] [A [B]]",
+			Description: "With no iteration, the latest against the one before; with A, A against the latest.",
+			Flags:       []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				name, iters, err := nameAndIterations(c, 2)
+				if err != nil {
+					return err
+				}
+				from, to := iters[0], iters[1]
+				if from != loop.Latest && to == loop.Latest && c.NArg() > 0 {
+					to = loop.Latest // A alone: A against the latest
+				}
+				return withHistory(name, func(h *loop.History) error {
+					return loop.PrintDiff(c.Context, out, h, from, to, loop.ShowOptions{JSON: c.Bool("json"), Color: useColor(out)})
+				})
+			},
+		},
+	}
+}
+
+// nameAndIterations splits [NAME] [ITER…]: numbers are iterations (at most max), a first
+// argument that is not a number is the loop's name. Missing iterations are loop.Latest.
+func nameAndIterations(c *cli.Context, max int) (string, []int, error) {
+	args := c.Args().Slice()
+	name := ""
+	if len(args) > 0 {
+		if _, err := strconv.Atoi(args[0]); err != nil || len(args) > max {
+			name, args = args[0], args[1:]
+		}
+	}
+	if len(args) > max {
+		return "", nil, usageError{msg: fmt.Sprintf("%s takes a loop name and at most %d iteration numbers", c.Command.Name, max)}
+	}
+	iters := make([]int, max)
+	for i := range iters {
+		iters[i] = loop.Latest
+	}
+	for i, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 0 {
+			return "", nil, usageError{msg: fmt.Sprintf("%q is not an iteration number; see `git loop log` for them", a)}
+		}
+		iters[i] = n
+	}
+	return name, iters, nil
+}
+
+// withHistory opens the history of loop name (or this worktree's active or latest loop).
+func withHistory(name string, fn func(*loop.History) error) error {
+	return withStore(func(s *loop.Store) error {
+		name, err := s.ResolveRecent(name)
+		if err != nil {
+			return err
+		}
+		h, err := s.OpenHistory(name)
+		if err != nil {
+			return err
+		}
+		return fn(h)
+	})
+}
+
+// useColor: colour only on a terminal, and never with NO_COLOR set (no-color.org).
+func useColor(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	return isTerminal(w)
+}

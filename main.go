@@ -229,7 +229,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		},
 		{
 			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering)", ArgsUsage: "AGENT",
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"}},
+			Flags:       []cli.Flag{&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"}},
 			Description: "AGENT is claude, codex, gemini, cursor or copilot.",
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 1 {

@@ -74,7 +74,9 @@ type agentInstall struct {
 var agentInstalls = map[string]agentInstall{
 	"codex": {codexFile,
 		func(dir string) string { return filepath.Join(dir, ".codex", "hooks.json") },
-		func(home string) string { return filepath.Join(envOr("CODEX_HOME", filepath.Join(home, ".codex")), "hooks.json") }},
+		func(home string) string {
+			return filepath.Join(envOr("CODEX_HOME", filepath.Join(home, ".codex")), "hooks.json")
+		}},
 	"gemini": {geminiFile,
 		func(dir string) string { return filepath.Join(dir, ".gemini", "settings.json") },
 		func(home string) string { return filepath.Join(home, ".gemini", "settings.json") }},

@@ -76,3 +76,42 @@ func TestDecideFreshContextNeverWarns(t *testing.T) {
 		t.Errorf("fresh context: took %v\n%s\n%s", v.State.LastIteration, v.ForAgent, v.ForUser)
 	}
 }
+
+// TestStopTimesIterations drives a real loop with a stepped clock: the second iteration,
+// twice as long as the first, warns; the times are recorded in state.json; resume --fresh
+// restarts the session clock, so a later stop past 25 minutes of loop time does not warn.
+func TestStopTimesIterations(t *testing.T) {
+	s := openStoreAt(t, newTestRepo(t))
+	if _, err := s.Start(StartOptions{Name: "g", Session: "s1", Flags: Settings{Prompt: "p", Promises: []string{"DONE"},
+		Policy: Policy{Limits: Limits{SameError: 9, NoProgress: 9, Stuck: 9}}}}); err != nil {
+		t.Fatal(err)
+	}
+	_, st, err := s.ReadState("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := st.StartedAt
+	s.Now = func() time.Time { return clock }
+	step := func(d time.Duration, session string) *StopResult {
+		clock = clock.Add(d)
+		return stop(t, s, StopInput{Session: session, Message: "working"})
+	}
+	if r := step(time.Minute, "s1"); strings.Contains(r.Verdict.ForUser, "long session") {
+		t.Fatalf("first iteration warned: %s", r.Verdict.ForUser)
+	}
+	r := step(2*time.Minute, "s1")
+	if !strings.Contains(r.Verdict.ForUser, "long session: iteration 2 took 2m0s, at least twice the previous one") ||
+		!strings.Contains(r.Verdict.ForAgent, "Long session") {
+		t.Fatalf("second iteration did not warn:\n%s\n%s", r.Verdict.ForUser, r.Verdict.ForAgent)
+	}
+	if r.State.LastIteration != 2*time.Minute || !r.State.IterationStart.Equal(clock) {
+		t.Errorf("recorded %v from %v", r.State.LastIteration, r.State.IterationStart)
+	}
+	clock = clock.Add(26 * time.Minute)
+	if _, err := s.ResumeFresh("g", 0); err != nil {
+		t.Fatal(err)
+	}
+	if r := step(2*time.Minute, "s2"); r.Verdict.Decision != DecideContinue || strings.Contains(r.Verdict.ForUser, "long session") {
+		t.Fatalf("a fresh session warned: %s", r.Verdict.ForUser)
+	}
+}

@@ -48,7 +48,7 @@ func Demo(ctx context.Context, w io.Writer) error {
 	}
 	max := 5
 	st, err := s.Start(StartOptions{Name: "demo", Session: "demo-agent", Flags: Settings{
-		Prompt: "Make Add add, with a test that proves it.", Promises: []string{demoPromise},
+		Prompt: "Make Add in calc.go return a+b, with a test that proves it. Only change calc.go and calc_test.go; keep Add's signature.", Promises: []string{demoPromise},
 		Gates: []Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
 		Shape: ShapeTool, // a scripted agent: nobody to answer a colleague's checkpoints
 	}})
@@ -56,6 +56,9 @@ func Demo(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "== git loop start demo: gates vet, test; promise %q; snapshot %s\n", demoPromise, short(st.Snapshot))
+	if _, cfg, err := s.Status("demo"); err == nil && cfg.Spec != nil {
+		fmt.Fprintf(w, "== its spec scores %s (`git loop score` explains)\n", cfg.Spec.Summary())
+	}
 	for i, turn := range demoTurns {
 		if err := demoWrite(dir, turn.files); err != nil {
 			return err

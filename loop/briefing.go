@@ -28,5 +28,8 @@ func (s *Store) Briefing(name, session string) (string, error) {
 		fmt.Fprintf(&b, "Unmet at the last stop: %s.\n", st.Breakers.LastUnmet)
 	}
 	fmt.Fprintf(&b, "The loop completes when %s. Stopping earlier sends you back with what still fails.\n", completionTerms(cfg))
+	if cfg.Shape == ShapeColleague {
+		b.WriteString("It runs as a colleague: it pauses for a person after your plan (the first stop), after each stop, and before completing.\n")
+	}
 	return b.String(), nil
 }

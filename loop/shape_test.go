@@ -246,3 +246,14 @@ func writeFile(t *testing.T, dir, name, body string) {
 		t.Fatal(err)
 	}
 }
+
+// TestBriefingNamesColleague: a session starting on a colleague loop learns it will pause.
+func TestBriefingNamesColleague(t *testing.T) {
+	for shape, want := range map[string]bool{ShapeColleague: true, ShapeTool: false} {
+		s, _ := startShaped(t, shape)
+		text, err := s.Briefing("g", "s1")
+		if err != nil || strings.Contains(text, "runs as a colleague") != want {
+			t.Errorf("%s: briefing %q, %v", shape, text, err)
+		}
+	}
+}

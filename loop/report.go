@@ -21,18 +21,20 @@ const (
 // Report is the record of a loop written when it stops running: report.yaml holds all of it,
 // report.md summarises it for a person.
 type Report struct {
-	Loop      string        `json:"loop"`
-	Status    string        `json:"status"`
-	Reason    string        `json:"reason"`
-	Release   string        `json:"release_decision"`
-	Task      string        `json:"task"`
-	Spec      *SpecScore    `json:"spec,omitempty"`  // the task's score at start
-	Shape     string        `json:"shape,omitempty"` // how the loop ran: tool or colleague
-	Execution Execution     `json:"execution"`
-	Layers    []LayerReport `json:"layers"`
-	Defects   Defects       `json:"defects"`
-	Rework    []ReworkEvent `json:"rework"`
-	Timeline  []Step        `json:"iterations"`
+	Loop    string `json:"loop"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Release string `json:"release_decision"`
+	// ReleaseReasons say why the verdict is not SHIP (empty for SHIP).
+	ReleaseReasons []string      `json:"release_reasons"`
+	Task           string        `json:"task"`
+	Spec           *SpecScore    `json:"spec,omitempty"`  // the task's score at start
+	Shape          string        `json:"shape,omitempty"` // how the loop ran: tool or colleague
+	Execution      Execution     `json:"execution"`
+	Layers         []LayerReport `json:"layers"`
+	Defects        Defects       `json:"defects"`
+	Rework         []ReworkEvent `json:"rework"`
+	Timeline       []Step        `json:"iterations"`
 }
 
 // Execution is when the loop ran and for how long.
@@ -53,12 +55,26 @@ type LayerReport struct {
 	Failures int    `json:"failures"`
 	// Diagnostics is what the gate's last output said (tests, errors, coverage).
 	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	// Runs is every attempt of the gate, oldest first.
+	Runs []GateRun `json:"runs"`
 }
 
-// Defects counts distinct failures (by fingerprint) found per layer and those resolved.
+// GateRun is one attempt of a gate: the iteration it ran in and what it found.
+type GateRun struct {
+	Iteration   int          `json:"iteration"`
+	Status      string       `json:"status"`
+	ExitCode    int          `json:"exit_code"`
+	DurationMS  int64        `json:"duration_ms"`
+	Fingerprint string       `json:"fingerprint,omitempty"`
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+}
+
+// Defects counts distinct failures (by fingerprint) found per layer and those resolved, and
+// lists each one.
 type Defects struct {
 	Found    map[string]int `json:"found_by_layer"`
 	Resolved map[string]int `json:"resolved_by_layer"`
+	Items    []Defect       `json:"items"`
 }
 
 // ReworkEvent is an iteration that sent the agent back to a layer.
@@ -70,11 +86,28 @@ type ReworkEvent struct {
 
 // Step is one iteration in the timeline.
 type Step struct {
-	Iteration int               `json:"iteration"`
-	Kind      string            `json:"kind"`
+	Iteration int       `json:"iteration"`
+	Kind      string    `json:"kind"`
+	At        time.Time `json:"at"`
+	// ElapsedMS is the time since the iteration before (or the start): the agent's work and
+	// the checks; GatesMS is the checks alone (snapshot, gates, decision).
+	ElapsedMS int64             `json:"elapsed_ms"`
+	GatesMS   int64             `json:"gates_ms,omitempty"`
 	Decision  string            `json:"decision,omitempty"`
+	Reason    string            `json:"reason,omitempty"`
+	Layer     string            `json:"layer,omitempty"`
 	Changed   bool              `json:"changed"`
 	Gates     map[string]string `json:"gates,omitempty"`
+	// Tests passing and failing, summed over the gates that reported them, and the coverage
+	// of the last gate (in gate order) that reported one; absent when none did.
+	TestsPassed *int     `json:"tests_passed,omitempty"`
+	TestsFailed *int     `json:"tests_failed,omitempty"`
+	Coverage    *float64 `json:"coverage,omitempty"`
+	// Message is the start of the agent's last message.
+	Message string `json:"message,omitempty"`
+	// Diffstat is what changed since the iteration before; only `git loop report` reads the
+	// snapshots for it, so the report stored in the loop's final commit has none.
+	Diffstat *StepDiff `json:"diffstat,omitempty"`
 }
 
 // BuildReport assembles the report from the configuration, the final state and every
@@ -83,31 +116,29 @@ func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
 	r := Report{Loop: st.Name, Status: st.Status, Reason: st.Reason, Task: strings.TrimSpace(cfg.Prompt), Spec: cfg.Spec, Shape: cfg.Shape,
 		Execution: Execution{StartedAt: st.StartedAt, EndedAt: st.UpdatedAt, Seconds: st.UpdatedAt.Sub(st.StartedAt).Seconds(),
 			Iterations: st.Iteration, MaxIterations: st.MaxIterations},
-		Defects: Defects{Found: map[string]int{}, Resolved: map[string]int{}}, Rework: []ReworkEvent{}, Timeline: []Step{}}
+		Rework: []ReworkEvent{}, Timeline: []Step{}}
 	layers := make([]LayerReport, len(cfg.Gates))
 	for i, g := range cfg.Gates {
-		layers[i] = LayerReport{Layer: i + 1, Gate: g.Name, Final: "not run"}
+		layers[i] = LayerReport{Layer: i + 1, Gate: g.Name, Final: "not run", Runs: []GateRun{}}
 	}
-	seen := map[string]bool{}
+	defects := defectLog{}
+	prevAt := st.StartedAt
 	for _, it := range iters {
-		step := Step{Iteration: it.Number, Kind: it.Kind, Decision: it.Decision, Changed: it.Changed}
+		step := newStep(it, prevAt)
+		prevAt = it.At
 		for _, g := range it.Gates {
-			if step.Gates == nil {
-				step.Gates = map[string]string{}
+			defects.record(it.Number, g)
+			if g.Layer < 1 || g.Layer > len(layers) {
+				continue
 			}
-			step.Gates[g.Name] = g.Status
-			if g.Layer >= 1 && g.Layer <= len(layers) {
-				l := &layers[g.Layer-1]
-				l.Attempts++
-				l.Final = g.Status
-				l.Diagnostics = g.Diagnostics
-				if g.Failed() {
-					l.Failures++
-					if key := g.Name + g.Fingerprint; !seen[key] {
-						seen[key] = true
-						r.Defects.Found[g.Name]++
-					}
-				}
+			l := &layers[g.Layer-1]
+			l.Attempts++
+			l.Final = g.Status
+			l.Diagnostics = g.Diagnostics
+			l.Runs = append(l.Runs, GateRun{Iteration: it.Number, Status: g.Status, ExitCode: g.ExitCode,
+				DurationMS: g.Duration.Milliseconds(), Fingerprint: g.Fingerprint, Diagnostics: g.Diagnostics})
+			if g.Failed() {
+				l.Failures++
 			}
 		}
 		if it.Decision == DecideContinue && it.Layer != "" {
@@ -115,31 +146,10 @@ func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
 		}
 		r.Timeline = append(r.Timeline, step)
 	}
-	for _, l := range layers {
-		if l.Final == GatePass && r.Defects.Found[l.Gate] > 0 {
-			r.Defects.Resolved[l.Gate] = r.Defects.Found[l.Gate]
-		}
-	}
+	r.Defects = defects.summary()
 	r.Layers = layers
-	r.Release = release(cfg, st, layers)
+	r.Release, r.ReleaseReasons = verdict(cfg, st, layers)
 	return r
-}
-
-func release(cfg *Config, st *State, layers []LayerReport) string {
-	if st.Status != StatusCompleted {
-		return Research
-	}
-	for _, l := range layers {
-		if l.Final != GatePass {
-			return Monitor
-		}
-	}
-	for _, c := range cfg.Criteria {
-		if c.Verify == VerifyAssumption {
-			return Monitor
-		}
-	}
-	return Ship
 }
 
 // YAML renders the report as YAML, with the same field names as its JSON form (it goes
@@ -155,43 +165,38 @@ func (r Report) YAML() []byte {
 	return out
 }
 
-// Markdown renders the summary a reviewer reads first.
+// Markdown renders the summary a reviewer reads first: a summary box, the gates, the
+// iteration × gate matrix, the defects found and fixed, the rework, and the verdict.
 func (r Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Loop %s: %s\n\n", r.Loop, r.Release)
-	fmt.Fprintf(&b, "| | |\n|---|---|\n| status | %s |\n| reason | %s |\n| iterations | %d of %d |\n| duration | %s |\n\n",
-		r.Status, mdCell(r.Reason), r.Execution.Iterations, r.Execution.MaxIterations, time.Duration(r.Execution.Seconds*float64(time.Second)).Round(time.Second))
+	r.summaryBox(&b)
 	fmt.Fprintf(&b, "**Task:** %s\n\n", mdCell(firstLine(r.Task)))
 	if r.Spec != nil {
 		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), orDefaultString(r.Shape, ShapeTool))
 	}
 	if len(r.Layers) > 0 {
-		b.WriteString("| layer | gate | final | attempts | failures | defects found | resolved |\n|---|---|---|---|---|---|---|\n")
+		b.WriteString("## Gates\n\n| layer | gate | final | attempts | failures | defects found | resolved |\n|---|---|---|---|---|---|---|\n")
 		for _, l := range r.Layers {
-			fmt.Fprintf(&b, "| %d | %s | %s | %d | %d | %d | %d |\n", l.Layer, l.Gate, l.Final, l.Attempts, l.Failures, r.Defects.Found[l.Gate], r.Defects.Resolved[l.Gate])
+			fmt.Fprintf(&b, "| %d | %s | %s | %d | %d | %d | %d |\n", l.Layer, mdCell(l.Gate), l.Final, l.Attempts, l.Failures, r.Defects.Found[l.Gate], r.Defects.Resolved[l.Gate])
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString(layerSummaries(r.Layers))
+	r.mdMatrix(&b)
+	r.mdDefects(&b)
 	if len(r.Rework) > 0 {
-		b.WriteString("Rework:\n")
+		b.WriteString("## Rework\n\n")
 		for _, e := range r.Rework {
-			fmt.Fprintf(&b, "- iteration %d: back to %s (%s)\n", e.Iteration, e.Layer, e.Reason)
+			fmt.Fprintf(&b, "- iteration %d: back to %s (%s)\n", e.Iteration, mdCell(e.Layer), mdCell(firstLine(e.Reason)))
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "**Verdict: %s** — %s\n", r.Release, verdictText(r.Release))
-	return b.String()
-}
-
-func verdictText(release string) string {
-	switch release {
-	case Ship:
-		return "every gate passes and nothing rests on an assumption."
-	case Monitor:
-		return "completed, but some gates were skipped or a criterion is only assumed."
+	fmt.Fprintf(&b, "---\n\n**Verdict: %s** — %s\n", r.Release, verdictText(r.Release))
+	for _, why := range r.ReleaseReasons {
+		fmt.Fprintf(&b, "- %s\n", mdCell(why))
 	}
-	return "the loop did not complete; a person should look before shipping."
+	return b.String()
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }

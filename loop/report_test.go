@@ -1,0 +1,344 @@
+package loop
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// TestReportVerdict: the release decision's rules, SHIP / MONITOR / RESEARCH, and why.
+func TestReportVerdict(t *testing.T) {
+	pass := func(gate string) LayerReport { return LayerReport{Gate: gate, Final: GatePass, Attempts: 1} }
+	done := &State{Status: StatusCompleted}
+	tests := []struct {
+		name   string
+		st     *State
+		cfg    Config
+		layers []LayerReport
+		want   string
+		why    string // a substring of one reason ("" for SHIP: none)
+	}{
+		{"all gates pass", done, Config{}, []LayerReport{pass("build"), pass("test")}, Ship, ""},
+		{"paused", &State{Status: StatusPaused, Reason: "no progress"}, Config{}, []LayerReport{pass("build")}, Research, "paused: no progress"},
+		{"cancelled", &State{Status: StatusCancelled, Reason: "cancelled by user"}, Config{}, []LayerReport{pass("build")}, Research, "cancelled"},
+		{"still running", &State{Status: StatusActive, Iteration: 3}, Config{}, []LayerReport{pass("build")}, Research, "still running (iteration 3)"},
+		{"completed with a failing gate", done, Config{}, []LayerReport{pass("build"), {Gate: "test", Final: GateFail, Attempts: 2}}, Research, "gate test's last run: fail"},
+		{"completed with a timed-out gate", done, Config{}, []LayerReport{{Gate: "test", Final: GateTimeout, Attempts: 1}}, Research, "timeout"},
+		{"skipped gate", done, Config{}, []LayerReport{pass("build"), {Gate: "lint", Final: GateSkip, Attempts: 1}}, Monitor, "gate lint was skipped"},
+		{"gate never ran", done, Config{}, []LayerReport{pass("build"), {Gate: "e2e", Final: "not run"}}, Monitor, "gate e2e never ran"},
+		{"warnings", done, Config{}, []LayerReport{{Gate: "lint", Final: GatePass, Attempts: 1, Diagnostics: &Diagnostics{Warnings: 2}}}, Monitor, "passed with 2 warnings"},
+		{"skipped tests", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &Diagnostics{Passed: intp(9), Skipped: intp(1)}}}, Monitor, "1 test skipped"},
+		{"clean diagnostics", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &Diagnostics{Passed: intp(9), Skipped: intp(0)}}}, Ship, ""},
+		{"assumed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "fast", Verify: VerifyAssumption}}}}, []LayerReport{pass("build")}, Monitor, "criterion fast is only assumed"},
+		{"observed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "docs", Verify: VerifyObservation}}}}, []LayerReport{pass("build")}, Ship, ""},
+		{"no gate", done, Config{}, nil, Monitor, "no gate checked the work"},
+		{"failure outranks a skip", done, Config{}, []LayerReport{{Gate: "lint", Final: GateSkip, Attempts: 1}, {Gate: "test", Final: GateBlocked, Attempts: 1}}, Research, "blocked"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, why := verdict(&tt.cfg, tt.st, tt.layers)
+			if got != tt.want {
+				t.Fatalf("verdict = %s %q, want %s", got, why, tt.want)
+			}
+			if tt.why == "" && len(why) != 0 || tt.why != "" && !strings.Contains(strings.Join(why, "\n"), tt.why) {
+				t.Fatalf("reasons %q, want one with %q", why, tt.why)
+			}
+		})
+	}
+}
+
+// TestReportDefects follows defects through iterations: found, seen again, fixed by a pass,
+// reopened, and never fixed by a skip.
+func TestReportDefects(t *testing.T) {
+	fail := func(fp string) GateResult {
+		return GateResult{Name: "test", Layer: 2, Status: GateFail, Fingerprint: fp, Tail: "ok a\n--- FAIL: Test" + fp + "\nFAIL"}
+	}
+	pass := GateResult{Name: "test", Layer: 2, Status: GatePass}
+	skip := GateResult{Name: "test", Layer: 2, Status: GateSkip}
+	tests := []struct {
+		name string
+		runs []GateResult // iteration i+1
+		want []Defect
+	}{
+		{"found then fixed", []GateResult{fail("A"), pass},
+			[]Defect{{FirstSeen: 1, LastSeen: 1, Occurrences: 1, FixedAt: 2}}},
+		{"seen twice, open", []GateResult{fail("A"), fail("A")},
+			[]Defect{{FirstSeen: 1, LastSeen: 2, Occurrences: 2}}},
+		{"a skip fixes nothing", []GateResult{fail("A"), skip},
+			[]Defect{{FirstSeen: 1, LastSeen: 1, Occurrences: 1}}},
+		{"two defects, one pass fixes both", []GateResult{fail("A"), fail("B"), pass},
+			[]Defect{{FirstSeen: 1, LastSeen: 1, Occurrences: 1, FixedAt: 3}, {FirstSeen: 2, LastSeen: 2, Occurrences: 1, FixedAt: 3}}},
+		{"reopened", []GateResult{fail("A"), pass, fail("A")},
+			[]Defect{{FirstSeen: 1, LastSeen: 3, Occurrences: 2, Reopened: 1}}},
+		{"reopened and fixed again", []GateResult{fail("A"), pass, fail("A"), pass},
+			[]Defect{{FirstSeen: 1, LastSeen: 3, Occurrences: 2, Reopened: 1, FixedAt: 4}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var l defectLog
+			for i, g := range tt.runs {
+				l.record(i+1, g)
+			}
+			d := l.summary()
+			if len(d.Items) != len(tt.want) {
+				t.Fatalf("got %d defects %+v, want %d", len(d.Items), d.Items, len(tt.want))
+			}
+			fixed := 0
+			for i, w := range tt.want {
+				g := d.Items[i]
+				if g.FirstSeen != w.FirstSeen || g.LastSeen != w.LastSeen || g.Occurrences != w.Occurrences || g.FixedAt != w.FixedAt || g.Reopened != w.Reopened {
+					t.Errorf("defect %d = %+v, want %+v", i, g, w)
+				}
+				if !strings.HasPrefix(g.Summary, "--- FAIL: Test") || g.Gate != "test" || g.Layer != 2 {
+					t.Errorf("defect %d summary %q, gate %s layer %d", i, g.Summary, g.Gate, g.Layer)
+				}
+				if w.FixedAt > 0 {
+					fixed++
+				}
+			}
+			if d.Found["test"] != len(tt.want) || d.Resolved["test"] != fixed {
+				t.Errorf("found %v resolved %v, want %d and %d", d.Found, d.Resolved, len(tt.want), fixed)
+			}
+		})
+	}
+}
+
+// TestReportFailureLine picks the line of a gate's output that names the failure.
+func TestReportFailureLine(t *testing.T) {
+	tests := []struct{ tail, want string }{
+		{"", ""},
+		{"\n  \n", ""},
+		{"ok.txt is missing\n", "ok.txt is missing"},
+		{"=== RUN TestA\n--- FAIL: TestA (0.00s)\n    a_test.go:9: got 1\nFAIL\n", "--- FAIL: TestA (0.00s)"},
+		{"compiling\n./a.go:3:2: undefined: x\n", "./a.go:3:2: undefined: x"},
+		{"step one\nstep two\n", "step two"},
+		{"\tERROR\ttabbed\x1b[0m\r\n", "ERROR tabbed[0m"},
+		{strings.Repeat("é", 300) + " error", strings.Repeat("é", maxSummary-1) + "…"},
+	}
+	for _, tt := range tests {
+		if got := failureLine(tt.tail); got != tt.want {
+			t.Errorf("failureLine(%q) = %q, want %q", tt.tail, got, tt.want)
+		}
+	}
+}
+
+// FuzzReportFailureLine: whatever a gate prints, the summary is one trimmed line of valid
+// UTF-8 within the bound.
+func FuzzReportFailureLine(f *testing.F) {
+	for _, s := range []string{"", "--- FAIL: TestA\n", "a\nb\r\n", "\xff\xfe error", strings.Repeat("x", 500)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tail string) {
+		got := failureLine(tail)
+		if strings.ContainsAny(got, "\n\r\t\x00") || !isValidUTF8(got) || len([]rune(got)) > maxSummary || strings.TrimSpace(got) != got && !strings.HasSuffix(got, "…") {
+			t.Fatalf("failureLine(%q) = %q", tail, got)
+		}
+	})
+}
+
+func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "") == s }
+
+// reportLoop runs loop g to completion through the hook path: a false claim (the gate
+// fails), then the fix.
+func reportLoop(t *testing.T) (*Store, string) {
+	t.Helper()
+	s, dir := startGated(t, "")
+	stop(t, s, StopInput{Message: "done <script>alert(1)</script>\n<promise>DONE</promise>"})
+	os.WriteFile(filepath.Join(dir, "fixed.txt"), []byte("one\ntwo\n"), 0o666)
+	stop(t, s, StopInput{Message: "<promise>DONE</promise>"})
+	return s, dir
+}
+
+// TestReportFromHistory: the report of a real loop carries every iteration, the gate's runs,
+// the defect found and fixed, and each iteration's diffstat as git counts it.
+func TestReportFromHistory(t *testing.T) {
+	s, dir := reportLoop(t)
+	h, err := s.OpenHistory("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := h.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Release != Ship || len(r.Timeline) != 3 || len(r.Layers) != 1 || len(r.Layers[0].Runs) != 2 {
+		t.Fatalf("report: %s, %d steps, layers %+v", r.Release, len(r.Timeline), r.Layers)
+	}
+	if runs := r.Layers[0].Runs; runs[0].Status != GateFail || runs[0].Iteration != 1 || runs[1].Status != GatePass {
+		t.Errorf("runs = %+v", runs)
+	}
+	if d := r.Defects.Items; len(d) != 1 || d[0].Summary != "fixed.txt is missing" || d[0].FixedAt != 2 {
+		t.Errorf("defects = %+v", d)
+	}
+	// git itself counts the second iteration's change.
+	snap1, snap2 := gitOut(t, dir, "rev-parse", "refs/loop/g~1^2"), gitOut(t, dir, "rev-parse", "refs/loop/g^2")
+	numstat := gitOut(t, dir, "diff", "--numstat", strings.TrimSpace(snap1), strings.TrimSpace(snap2))
+	d := r.Timeline[2].Diffstat
+	if d == nil || d.Changed != 1 || strings.TrimSpace(numstat) != "2\t0\tfixed.txt" || d.Files[0].Path != "fixed.txt" || d.Added != 2 || d.Deleted != 0 {
+		t.Errorf("iteration 2 diffstat %+v, git says %q", d, numstat)
+	}
+	if d := r.Timeline[1].Diffstat; d == nil || d.Changed != 0 {
+		t.Errorf("iteration 1 changed nothing, diffstat %+v", d)
+	}
+	if m := r.Timeline[1].Message; !strings.Contains(m, "<script>") {
+		t.Errorf("iteration 1's message is not kept: %q", m)
+	}
+}
+
+// TestReportJSONIsYAML: the JSON and YAML reports are the same record.
+func TestReportJSONIsYAML(t *testing.T) {
+	s, _ := reportLoop(t)
+	h, err := s.OpenHistory("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := h.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := r.Render(FormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ys, err := r.Render(FormatYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromJSON, fromYAML any
+	if err := json.Unmarshal(js, &fromJSON); err != nil {
+		t.Fatalf("JSON report is not valid JSON: %v", err)
+	}
+	if err := yaml.Unmarshal(ys, &fromYAML); err != nil {
+		t.Fatalf("YAML report is not valid YAML: %v", err)
+	}
+	if !reflect.DeepEqual(fromJSON, normalize(t, fromYAML)) {
+		t.Fatalf("JSON and YAML differ:\n%s\n%s", js, ys)
+	}
+	for _, key := range []string{"execution", "iterations", "layers", "defects", "rework", "release_decision"} {
+		if _, ok := fromJSON.(map[string]any)[key]; !ok {
+			t.Errorf("the record has no %s", key)
+		}
+	}
+}
+
+// normalize passes a YAML value through JSON, so numbers and maps compare with JSON's.
+func normalize(t *testing.T, v any) any {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	json.Unmarshal(data, &out)
+	return out
+}
+
+// longReport is a report of n iterations that alternate between failing and passing.
+func longReport(n int) Report {
+	cfg := &Config{Prompt: "p", Gates: []Gate{{Name: "build"}, {Name: "test"}, {Name: "lint"}}}
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	st := &State{Name: "long", Status: StatusPaused, Reason: "iteration limit", Iteration: n, MaxIterations: n, StartedAt: start, UpdatedAt: start.Add(time.Duration(n) * time.Minute)}
+	iters := []Iteration{{Number: 0, Kind: "start", At: start}}
+	for i := 1; i <= n; i++ {
+		status := GatePass
+		if i%3 != 0 {
+			status = GateFail
+		}
+		cov := float64(i%100) + 0.5
+		iters = append(iters, Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: DecideContinue, Duration: time.Second,
+			Gates: []GateResult{{Name: "build", Layer: 1, Status: GatePass},
+				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &Diagnostics{Passed: intp(i), Failed: intp(i % 3), Coverage: &cov}},
+				{Name: "lint", Layer: 3, Status: GateSkip}}})
+	}
+	return BuildReport(cfg, st, iters)
+}
+
+// TestReportMarkdownLongLoop: a long loop's matrix in report.md stays short, with its first
+// and last rows; a short one lists every judged iteration.
+func TestReportMarkdownLongLoop(t *testing.T) {
+	for _, tt := range []struct {
+		n        int
+		rows     int
+		elided   bool
+		lastLine string
+	}{
+		{n: 1, rows: 1, lastLine: "| 1 | continue | ✓ | ✗ fail | – skip | · |"},
+		{n: 500, rows: mdMatrixHead + mdMatrixTail + 1, elided: true, lastLine: "| 499–500 | continue | ✓ | ✗ fail | – skip | · |"},
+	} {
+		md := longReport(tt.n).Markdown()
+		matrix := md[strings.Index(md, "## Gate matrix"):strings.Index(md, "## Defects")]
+		rows := strings.Count(matrix, "\n| ") - 1 // less the header
+		if rows != tt.rows || strings.Contains(matrix, "more rows") != tt.elided || !strings.Contains(matrix, tt.lastLine+"\n") {
+			t.Errorf("%d iterations: %d rows (want %d), elided %v:\n%s", tt.n, rows, tt.rows, tt.elided, matrix)
+		}
+		if !strings.Contains(md, "**Verdict: RESEARCH**") || !strings.Contains(md, "- the loop is paused: iteration limit") {
+			t.Errorf("%d iterations: verdict footer:\n%s", tt.n, md[strings.Index(md, "---"):])
+		}
+	}
+}
+
+// TestReportMarkdownSections: the summary box, gate matrix, defects and verdict footer of
+// a completed loop.
+func TestReportMarkdownSections(t *testing.T) {
+	s, _ := reportLoop(t)
+	h, err := s.OpenHistory("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := h.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := r.Markdown()
+	for _, want := range []string{
+		"# Loop g: SHIP\n", "| verdict | **SHIP** |", "| gates passing | 1 of 1 |", "| defects | 1 found, 1 fixed |",
+		"| 1 | fixed | pass | 2 | 1 | 1 | 1 |",
+		"| iteration | decision | fixed | changes |", "| 1 | continue | ✗ fail | · |", "| 2 | complete | ✓ | 1 file, +2 −0 |",
+		"- **fixed** (layer 1, fail): `fixed.txt is missing` — found at iteration 1; fixed at iteration 2",
+		"**Verdict: SHIP** — every gate passes",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestWriteFileAtomic: the file is replaced whole and no temporary file is left; a missing
+// directory is an error naming the file.
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.html")
+	for _, content := range []string{"first", "second, longer"} {
+		if err := WriteFileAtomic(path, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != content {
+			t.Fatalf("file holds %q, want %q", got, content)
+		}
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Fatalf("left behind: %v", es)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "no", "r.html"), nil); err == nil || !strings.Contains(err.Error(), "no/r.html") {
+		t.Fatalf("missing directory: %v", err)
+	}
+}
+
+// TestCheckReportFormat accepts the four formats and names them for anything else.
+func TestCheckReportFormat(t *testing.T) {
+	for _, f := range ReportFormats {
+		if err := CheckReportFormat(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for _, f := range []string{"", "pdf", "MD", "markdown"} {
+		if err := CheckReportFormat(f); err == nil || !strings.Contains(err.Error(), "md, yaml, json, html") {
+			t.Errorf("%q: %v", f, err)
+		}
+	}
+}

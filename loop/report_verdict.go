@@ -1,0 +1,84 @@
+package loop
+
+import "fmt"
+
+// verdict is the report's release decision and, unless it is SHIP, why:
+//   - RESEARCH: the loop did not complete (active, paused, cancelled), or it completed while
+//     a gate's last run failed (an exit policy that trusts the promise alone);
+//   - MONITOR: it completed, but a gate was skipped or never ran, a gate's last run passed
+//     with warnings or skipped tests, the loop has no gate at all, or a criterion is only
+//     assumed;
+//   - SHIP: it completed, every gate's last run passed cleanly and nothing is assumed.
+func verdict(cfg *Config, st *State, layers []LayerReport) (string, []string) {
+	if st.Status != StatusCompleted {
+		return Research, []string{notCompleted(st)}
+	}
+	var research, monitor []string
+	for _, l := range layers {
+		switch {
+		case l.Final == GatePass:
+			monitor = append(monitor, passWarnings(l)...)
+		case l.Final == GateSkip:
+			monitor = append(monitor, fmt.Sprintf("gate %s was skipped in its last run", l.Gate))
+		case l.Attempts == 0:
+			monitor = append(monitor, fmt.Sprintf("gate %s never ran", l.Gate))
+		default:
+			research = append(research, fmt.Sprintf("gate %s's last run: %s", l.Gate, l.Final))
+		}
+	}
+	if len(research) > 0 {
+		return Research, research
+	}
+	if len(layers) == 0 {
+		monitor = append(monitor, "no gate checked the work: it rests on the agent's word")
+	}
+	for _, c := range cfg.Criteria {
+		if c.Verify == VerifyAssumption {
+			monitor = append(monitor, fmt.Sprintf("criterion %s is only assumed", c.Name))
+		}
+	}
+	if len(monitor) > 0 {
+		return Monitor, monitor
+	}
+	return Ship, []string{}
+}
+
+// notCompleted says where a loop that did not complete stands.
+func notCompleted(st *State) string {
+	switch st.Status {
+	case StatusActive:
+		return fmt.Sprintf("the loop is still running (iteration %d)", st.Iteration)
+	case StatusPaused:
+		return "the loop is paused: " + orDefaultString(firstLine(st.Reason), "no reason recorded")
+	case StatusCancelled:
+		return "the loop was cancelled: " + orDefaultString(firstLine(st.Reason), "no reason recorded")
+	}
+	return "the loop did not complete (" + st.Status + ")"
+}
+
+// passWarnings are the warnings and skipped tests of a passing gate's last run.
+func passWarnings(l LayerReport) []string {
+	d := l.Diagnostics
+	if d == nil {
+		return nil
+	}
+	var out []string
+	if d.Warnings > 0 {
+		out = append(out, fmt.Sprintf("gate %s passed with %s", l.Gate, countNoun(d.Warnings, "warning")))
+	}
+	if d.Skipped != nil && *d.Skipped > 0 {
+		out = append(out, fmt.Sprintf("gate %s passed with %s skipped", l.Gate, countNoun(*d.Skipped, "test")))
+	}
+	return out
+}
+
+// verdictText is the verdict footer's explanation.
+func verdictText(release string) string {
+	switch release {
+	case Ship:
+		return "every gate passes and nothing rests on an assumption."
+	case Monitor:
+		return "completed, but look at what was skipped, warned about or assumed before shipping."
+	}
+	return "not done: a person should look before shipping."
+}

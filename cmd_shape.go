@@ -23,6 +23,9 @@ func printShapeOf(out io.Writer, s *loop.Store, name string) error {
 func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loop.State, error) {
 	max := c.Int("max-iterations")
 	switch {
+	case t == loop.Resume && loop.IsFetched(name): // continue a fetched loop here
+		s.Trust = c.Bool("trust")
+		return s.ResumeFetched(name, max)
 	case t != loop.Resume:
 	case c.Bool("not-done") && c.Bool("fresh"):
 		return nil, usageError{msg: "resume takes --not-done or --fresh, not both"}

@@ -94,6 +94,10 @@ func interruptible() (context.Context, context.CancelFunc) {
 func exitCode(err error) int {
 	var usage usageError
 	switch {
+	case errors.Is(err, loop.ErrUntrusted), errors.Is(err, loop.ErrFetched), errors.Is(err, loop.ErrNoRemote):
+		return exitUsage
+	case errors.Is(err, loop.ErrRejected):
+		return exitConflict
 	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent):
 		return exitUsage
 	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
@@ -149,7 +153,7 @@ func onUsageError(_ *cli.Context, err error, _ bool) error {
 
 func commands(out, errOut io.Writer) []*cli.Command {
 	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
-	return append(historyCommands(out), []*cli.Command{
+	return append(append(historyCommands(out), shareCommands(out)...), []*cli.Command{
 		{
 			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]",
 			Flags: append(startFlags(), jsonFlag),
@@ -199,6 +203,13 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if err != nil {
 						return err
 					}
+					if c.Bool("all") { // others' loops, fetched with `git loop fetch`
+						fetched, more, err := s.ListFetched()
+						if err != nil {
+							return err
+						}
+						states, skipped = append(states, fetched...), append(skipped, more...)
+					}
 					warnSkipped(errOut, skipped)
 					return loop.PrintList(out, states, c.Bool("json"))
 				})
@@ -210,9 +221,10 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		importCommand(out),
 		{
 			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]",
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, jsonFlag},
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, jsonFlag, trustFlag},
 			Action: func(c *cli.Context) error {
 				return withLoop(c, func(s *loop.Store, name string) error {
+					s.Trust = c.Bool("trust")
 					results, err := s.Check(c.Context, name, c.Bool("sequential"))
 					if err != nil {
 						return err
@@ -276,7 +288,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
 	flags := []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}
 	if t == loop.Resume {
-		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"}, notDoneFlag, freshFlag)
+		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"}, notDoneFlag, freshFlag, trustFlag)
 	}
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags,

@@ -47,7 +47,7 @@ func runCommand(out, errOut io.Writer) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Usage: "kill an agent run after `DURATION`", Value: loop.DefaultAgentTimeout},
 			&cli.IntFlag{Name: "calls-per-hour", Usage: "run the agent at most `N` times in any hour (0: no limit)"},
 			&cli.DurationFlag{Name: "cooldown", Usage: "wait `DURATION` between iterations"},
-			&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"},
+			&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, trustFlag,
 		),
 		Action: func(c *cli.Context) error {
 			agent, _ := c.Context.Value(agentArgsKey{}).([]string)
@@ -59,6 +59,7 @@ func runCommand(out, errOut io.Writer) *cli.Command {
 				return err
 			}
 			return withStore(func(s *loop.Store) error {
+				s.Trust = c.Bool("trust")
 				_, err := s.Drive(c.Context, opts)
 				return err
 			})

@@ -24,8 +24,9 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		Setup:               hermeticGit,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode, "gitdaemon": cmdGitDaemon},
 		RequireExplicitExec: false,
+		Condition:           scriptCondition,
 	})
 }
 

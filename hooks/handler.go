@@ -98,6 +98,9 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 		ans.letStop(io.Stdout, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
 		return 0
 	}
+	if res.NotesErr != nil {
+		fmt.Fprintf(io.Stderr, "git-loop: warning: %v\n", res.NotesErr)
+	}
 	switch res.Verdict.Decision {
 	case loop.DecideContinue:
 		ans.keepGoing(io.Stdout, res.Verdict)

@@ -8,8 +8,12 @@ import (
 	"time"
 )
 
-// Check runs loop name's gates on its worktree now and records nothing.
+// Check runs loop name's gates on its worktree now and records nothing. A fetched loop's
+// gates run, with Trust only, on this worktree.
 func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]GateResult, error) {
+	if IsFetched(name) && !s.Trust {
+		return nil, untrusted(name, "check")
+	}
 	_, st, err := s.ReadState(name)
 	if err != nil {
 		return nil, err
@@ -21,9 +25,11 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 	if len(cfg.Gates) == 0 {
 		return nil, fmt.Errorf("%w: loop %q has no gates to check; it completes by its promise", ErrConfig, name)
 	}
-	wt, err := s.worktreeOf(name, st)
-	if err != nil {
-		return nil, err
+	wt := s.Repo
+	if !IsFetched(name) {
+		if wt, err = s.worktreeOf(name, st); err != nil {
+			return nil, err
+		}
 	}
 	return RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: sequential}), nil
 }

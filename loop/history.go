@@ -169,7 +169,7 @@ func splitPath(p string) (dir, file string) {
 // worktree, else the one that ran here last (a finished loop's history is still read).
 func (s *Store) ResolveRecent(name string) (string, error) {
 	if name != "" {
-		return name, CheckName(name)
+		return name, CheckReadName(name)
 	}
 	if active, _, err := s.FindActive(); err == nil && active != "" {
 		return active, nil

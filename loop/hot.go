@@ -26,6 +26,9 @@ func hotStatePath(r *gitstore.Repo, name string) string {
 // readHotState returns the cached state of loop name when the cache names tip and holds a
 // complete state of that loop (see State.check); anything else is a miss, never an error.
 func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, bool) {
+	if IsFetched(name) {
+		return nil, false // fetched loops are read rarely: no cache
+	}
 	data, err := os.ReadFile(hotStatePath(r, name))
 	if err != nil {
 		return nil, false
@@ -44,6 +47,9 @@ func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, boo
 
 // readHotConfig returns the cached loop.json of the loop whose state is st, if present.
 func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
+	if st.Remote != "" || IsFetched(st.Name) {
+		return nil, false
+	}
 	data, err := os.ReadFile(hotStatePath(r, st.Name))
 	if err != nil {
 		return nil, false
@@ -62,6 +68,9 @@ func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
 // writeHotState refreshes the cache, keeping a cached loop.json of the same loop when cfg is
 // nil; failure only costs speed, so it is not reported.
 func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, cfg *Config) {
+	if IsFetched(name) {
+		return
+	}
 	if cfg == nil {
 		cfg, _ = readHotConfig(r, st)
 	}

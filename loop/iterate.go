@@ -34,6 +34,9 @@ type StopResult struct {
 	Verdict   Verdict
 	State     *State
 	Iteration *Iteration // nil when nothing was recorded (loop not active, other session)
+	// NotesErr says why the iteration's provenance notes were not written; the iteration
+	// itself is recorded.
+	NotesErr error
 }
 
 // maxMessage bounds the agent message kept in an iteration record.
@@ -63,6 +66,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	head, _ := wt.Head() // an unborn branch has no commits to annotate
 	touched, err := s.touched(cfg, st, snap.Tree)
 	if err != nil {
 		return nil, err
@@ -81,6 +85,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	}
 	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
 	var out StopResult
+	var prov provenance
 	_, err = s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
 		if r := notOurs(st, in); r != nil {
 			out = *r
@@ -110,6 +115,10 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			return nil, err
 		}
 		next.Snapshot, next.JudgedTree = snapCommit.String(), obs.Tree
+		if !head.IsZero() {
+			next.Head = head.String()
+		}
+		prov = provenance{prev: previousHead(st, cfg), head: head, since: st.StartedAt, line: noteLine(name, next.Iteration, results, "stop")}
 		rec := &Iteration{Number: next.Iteration, Kind: orDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
 			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
@@ -132,6 +141,9 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	}
 	if out.State != nil && out.State.Ended() {
 		clearActive(s.Repo, name)
+	}
+	if out.Iteration != nil {
+		out.NotesErr = s.annotate(prov)
 	}
 	return &out, nil
 }

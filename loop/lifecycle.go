@@ -230,10 +230,11 @@ func sameDir(recorded, dir string) bool {
 	return err == nil && real == dir
 }
 
-// Resolve returns name, or the active loop of this worktree when name is empty.
+// Resolve returns name (which may name a fetched loop, REMOTE/NAME), or the active loop of
+// this worktree when name is empty.
 func (s *Store) Resolve(name string) (string, error) {
 	if name != "" {
-		return name, CheckName(name)
+		return name, CheckReadName(name)
 	}
 	active, _, err := s.FindActive()
 	if err != nil {
@@ -369,6 +370,9 @@ func (s *Store) prefetch(name string, iter int) <-chan struct{} {
 
 // canRecord refuses new iterations on an ended loop or one that used all its iterations.
 func canRecord(name string, st *State) error {
+	if IsFetched(name) {
+		return readOnly(name)
+	}
 	if st.Ended() {
 		return fmt.Errorf("%w: loop %q is %s; start a new loop to record more", ErrEnded, name, st.Status)
 	}

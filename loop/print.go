@@ -93,8 +93,12 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tUPDATED\tWORKTREE")
 	for _, st := range states {
+		where := st.Worktree
+		if st.Remote != "" {
+			where = "fetched from " + st.Remote
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, st.Status, formatIteration(st.Iteration, st.MaxIterations),
-			st.UpdatedAt.Local().Format(time.DateTime), st.Worktree)
+			st.UpdatedAt.Local().Format(time.DateTime), where)
 	}
 	return tw.Flush()
 }

@@ -111,6 +111,9 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 			return d.ended(res.State, res.Verdict.Reason)
 		}
 		st = res.State
+		if res.NotesErr != nil {
+			d.say("warning: %v", res.NotesErr)
+		}
 		d.status.end(res)
 		switch res.Verdict.Decision {
 		case DecideContinue:
@@ -135,6 +138,9 @@ func (s *Store) driveTarget(opts DriveOptions) (string, error) {
 			return "", err
 		}
 		return st.Name, nil
+	}
+	if IsFetched(opts.Name) {
+		return s.Adopt(opts.Name, 0)
 	}
 	return s.Resolve(opts.Name)
 }

@@ -29,10 +29,15 @@ type State struct {
 	Tree          string `json:"tree"`     // its tree
 	// JudgedTree is the tree of the last judged iteration (start or a stop), which
 	// irreversible-path rules compare with, so checkpoints in between hide nothing.
-	JudgedTree string    `json:"judged_tree,omitempty"`
-	StartedAt  time.Time `json:"started_at"`
-	UpdatedAt  time.Time `json:"updated_at"`
-	Breakers   Breakers  `json:"breakers"`
+	JudgedTree string `json:"judged_tree,omitempty"`
+	// Head is the worktree's HEAD when the last iteration was recorded: the commits it gains
+	// by the next one get provenance notes (see provenance.go). Empty: the loop's base.
+	Head string `json:"head,omitempty"`
+	// Remote is the remote a fetched loop came from (see fetched.go); never stored.
+	Remote    string    `json:"remote,omitempty"`
+	StartedAt time.Time `json:"started_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Breakers  Breakers  `json:"breakers"`
 	// Transcript is how far the agent's transcript has been counted for the token budget.
 	Transcript *TranscriptMark `json:"transcript,omitempty"`
 	// Commands is how far the transcript has been read for must-not commands.
@@ -61,7 +66,7 @@ type TranscriptMark struct {
 // names its loop, its worktree, a known status and its latest snapshot commit.
 func (s *State) check(name string) error {
 	switch {
-	case s.Name != name:
+	case s.Name != LocalName(name):
 		return fmt.Errorf("state.json names loop %q", s.Name)
 	case s.Worktree == "":
 		return errors.New("state.json has no worktree")
@@ -128,8 +133,14 @@ var (
 	ErrCorrupt = errors.New("loop record is corrupt")
 )
 
-// RefName is the ref holding loop name.
-func RefName(name string) string { return "refs/loop/" + name }
+// RefName is the ref holding loop name; for a fetched loop, REMOTE/NAME, its remote-tracking
+// ref (see fetched.go).
+func RefName(name string) string {
+	if remote, local, ok := splitFetched(name); ok {
+		return RemoteRefName(remote, local)
+	}
+	return "refs/loop/" + name
+}
 
 // maxNameLen keeps refs/loop/<name>.lock well inside file name limits.
 const maxNameLen = 100

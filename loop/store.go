@@ -14,6 +14,8 @@ type Store struct {
 	Repo *gitstore.Repo
 	// Now is the clock; tests may fix it.
 	Now func() time.Time
+	// Trust lets commands run a fetched loop's stored gate commands (--trust).
+	Trust bool
 }
 
 // NewStore returns a store on r using the wall clock.
@@ -116,6 +118,9 @@ func (s *Store) loadState(name string, tip gitstore.Hash) (*State, error) {
 	if err := st.check(name); err != nil {
 		return nil, err
 	}
+	if remote, _, ok := splitFetched(name); ok {
+		st.Name, st.Remote = name, remote
+	}
 	return &st, nil
 }
 
@@ -190,6 +195,9 @@ func (s *Store) writeCommit(tree gitstore.Hash, parents []gitstore.Hash, subject
 // fn gets the state read from the tip commit itself, never from the hot-state cache: a new
 // commit must not copy whatever a stale or damaged cache file says.
 func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*change, error)) (*State, error) {
+	if IsFetched(name) {
+		return nil, readOnly(name)
+	}
 	for attempt := 0; ; attempt++ {
 		tip, err := s.readTip(name)
 		if err != nil {

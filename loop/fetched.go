@@ -1,0 +1,108 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Fetched loops: `git loop fetch REMOTE` brings a remote's loops to
+// refs/remotes/REMOTE/loop/NAME, and reading commands name them REMOTE/NAME (a loop name is
+// one ref component, so the '/' cannot be a local loop's). They are read-only here, and
+// their stored gate commands are someone else's: a command that would run them (check,
+// resume, run) refuses unless the person passed --trust (Store.Trust).
+
+var (
+	// ErrUntrusted means a command would run a fetched loop's gate commands without --trust.
+	ErrUntrusted = errors.New("a fetched loop's gate commands are not trusted")
+	// ErrFetched means a command would change a fetched loop, which is read-only.
+	ErrFetched = errors.New("a fetched loop is read-only")
+)
+
+// remoteLoopsPrefix and remoteLoopsInfix make a fetched loop's ref: refs/remotes/R/loop/N.
+const (
+	remoteLoopsPrefix = "refs/remotes/"
+	remoteLoopsInfix  = "/loop/"
+)
+
+// IsFetched reports whether name names a fetched loop (REMOTE/NAME).
+func IsFetched(name string) bool { return strings.Contains(name, "/") }
+
+// splitFetched splits REMOTE/NAME; ok is false for a local loop's name.
+func splitFetched(name string) (remote, local string, ok bool) {
+	return strings.Cut(name, "/")
+}
+
+// LocalName is the loop's own name: NAME of REMOTE/NAME, or name itself.
+func LocalName(name string) string {
+	if _, local, ok := splitFetched(name); ok {
+		return local
+	}
+	return name
+}
+
+// RemoteRefName is the ref of loop local fetched from remote.
+func RemoteRefName(remote, local string) string {
+	return remoteLoopsPrefix + remote + remoteLoopsInfix + local
+}
+
+// CheckReadName validates the name of a loop to read: a loop name (CheckName), or
+// REMOTE/NAME for a fetched loop, where REMOTE is a remote's name.
+func CheckReadName(name string) error {
+	remote, local, ok := splitFetched(name)
+	if !ok {
+		return CheckName(name)
+	}
+	if err := CheckName(local); err != nil {
+		return fmt.Errorf("fetched loop %q: %w", name, err)
+	}
+	if remote == "" || gitstore.CheckRefName(remoteLoopsPrefix+remote) != nil {
+		return fmt.Errorf("%w %q: REMOTE/NAME needs a remote's name before the '/' (see `git remote`)", ErrBadName, name)
+	}
+	return nil
+}
+
+// readOnly refuses to change fetched loop name.
+func readOnly(name string) error {
+	remote, local, _ := splitFetched(name)
+	return fmt.Errorf("%w: %s is a copy of %s's loop %s; only reading commands (status, log, show, diff, report) work on it, or continue it here with `git loop resume %s --trust`",
+		ErrFetched, name, remote, local, name)
+}
+
+// untrusted refuses to run fetched loop name's gates without --trust.
+func untrusted(name, command string) error {
+	return fmt.Errorf("%w: %s was fetched from a remote, so its gate commands were written by someone else; read them with `git loop status %s`, then run `git loop %s %s --trust` to run them",
+		ErrUntrusted, name, name, command, name)
+}
+
+// ListFetched returns the state of every fetched loop, named REMOTE/NAME and sorted, with the
+// refs under refs/remotes/*/loop/ that are not loops described in skipped.
+func (s *Store) ListFetched() (loops []*State, skipped []string, err error) {
+	refs, err := s.Repo.ListRefs(remoteLoopsPrefix)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list fetched loops: %w", err)
+	}
+	for _, ref := range refs {
+		remote, local, ok := strings.Cut(strings.TrimPrefix(ref.Name, remoteLoopsPrefix), remoteLoopsInfix)
+		if !ok || strings.Contains(remote, "/") {
+			continue // a remote-tracking branch
+		}
+		name := remote + "/" + local
+		if err := CheckReadName(name); err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%q is not a valid loop name)", ref.Name, local))
+			continue
+		}
+		st, err := s.loadState(name, ref.Hash)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%v)", ref.Name, err))
+			continue
+		}
+		st.Name, st.Remote = name, remote
+		loops = append(loops, st)
+	}
+	sort.Slice(loops, func(i, j int) bool { return loops[i].Name < loops[j].Name })
+	return loops, skipped, nil
+}

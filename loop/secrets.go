@@ -1,0 +1,160 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Before a push, the snapshots of the loops pushed are searched for files that are likely
+// secrets, because a snapshot holds every untracked file of the worktree: a .env the agent
+// wrote is in it even though it was never committed.
+
+// ErrSecrets means a push was refused because snapshots hold likely secrets.
+var ErrSecrets = errors.New("snapshots hold likely secrets")
+
+// SecretFinding is one likely secret: a file of a loop's snapshot, from the first iteration
+// that holds it.
+type SecretFinding struct {
+	Loop      string
+	Iteration int
+	Path      string
+	Why       string
+}
+
+// secretScanBytes bounds how much of each file is searched for a private key header.
+const secretScanBytes = 1 << 20
+
+var privateKeyHeader = regexp.MustCompile(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
+
+// secretName says why a file named base is likely a secret, or "".
+func secretName(base string) string {
+	switch {
+	case strings.HasPrefix(base, ".env"):
+		return "an environment file (.env*)"
+	case strings.HasSuffix(base, ".pem"):
+		return "a PEM file (*.pem)"
+	}
+	for _, key := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"} {
+		if strings.HasPrefix(base, key) && !strings.HasSuffix(base, ".pub") {
+			return "an ssh private key (" + key + "*)"
+		}
+	}
+	return ""
+}
+
+// secretContent says why a file whose content starts with data is likely a secret, or "".
+func secretContent(data []byte) string {
+	if len(data) > secretScanBytes {
+		data = data[:secretScanBytes]
+	}
+	if privateKeyHeader.Match(data) {
+		return "holds a private key"
+	}
+	return ""
+}
+
+// secretScan walks snapshot trees, each subtree and file once however many iterations hold
+// it, so scanning every iteration of a loop costs about one scan of what changed.
+type secretScan struct {
+	r        *gitstore.Repo
+	seen     map[gitstore.Hash]bool   // trees already searched
+	content  map[gitstore.Hash]string // why a blob's content is a likely secret ("" if not)
+	found    []SecretFinding
+	reported map[string]bool // loop + path already reported
+}
+
+// ScanSecrets searches every iteration's snapshot of the loops named for likely secrets:
+// files named .env*, *.pem or like an ssh private key (id_rsa* and kin, not *.pub), and
+// files whose first MiB holds a "-----BEGIN … PRIVATE KEY-----" header. Each file is reported
+// once per loop, at the first iteration that holds it.
+func (s *Store) ScanSecrets(names []string) ([]SecretFinding, error) {
+	sc := &secretScan{r: s.Repo, content: map[gitstore.Hash]string{}, reported: map[string]bool{}}
+	for _, name := range names {
+		h, err := s.OpenHistory(name)
+		if err != nil {
+			return nil, err
+		}
+		var recs []*Iteration
+		if err := h.Each(func(rec *Iteration) error { recs = append(recs, rec); return nil }); err != nil {
+			return nil, err
+		}
+		sc.seen = map[gitstore.Hash]bool{}    // a loop's findings name its own iterations
+		for i := len(recs) - 1; i >= 0; i-- { // oldest first
+			tree, err := gitstore.ParseHash(recs[i].Tree)
+			if err != nil {
+				continue
+			}
+			if err := sc.tree(name, recs[i].Number, tree, ""); err != nil {
+				return nil, fmt.Errorf("scan loop %s for secrets: %w", name, err)
+			}
+		}
+	}
+	return sc.found, nil
+}
+
+func (sc *secretScan) tree(loop string, iter int, t gitstore.Hash, dir string) error {
+	if sc.seen[t] {
+		return nil
+	}
+	sc.seen[t] = true
+	es, err := sc.r.ReadTree(t)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		p := path.Join(dir, e.Name)
+		switch e.Mode {
+		case gitstore.ModeTree:
+			err = sc.tree(loop, iter, e.Hash, p)
+		case gitstore.ModeFile, gitstore.ModeExec:
+			err = sc.file(loop, iter, e, p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sc *secretScan) file(loop string, iter int, e gitstore.TreeEntry, p string) error {
+	why := secretName(e.Name)
+	if why == "" {
+		known, ok := sc.content[e.Hash]
+		if !ok {
+			data, err := sc.r.ReadTyped(gitstore.BlobObject, e.Hash)
+			if err != nil {
+				return err
+			}
+			known = secretContent(data)
+			sc.content[e.Hash] = known
+		}
+		why = known
+	}
+	if why != "" && !sc.reported[loop+"\x00"+p] {
+		sc.reported[loop+"\x00"+p] = true
+		sc.found = append(sc.found, SecretFinding{Loop: loop, Iteration: iter, Path: p, Why: why})
+	}
+	return nil
+}
+
+// maxFindingsShown bounds the files a refused push lists.
+const maxFindingsShown = 20
+
+// secretsError is the refusal of a push: one line per file, and the way out.
+func secretsError(found []SecretFinding) error {
+	var b strings.Builder
+	for i, f := range found {
+		if i == maxFindingsShown {
+			fmt.Fprintf(&b, "\n  … and %d more", len(found)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s: %s (loop %s, iteration %d)", f.Path, f.Why, f.Loop, f.Iteration)
+	}
+	b.WriteString("\nsnapshots keep every untracked file; if these are not secrets, push with --allow-secrets (they stay in the loop's history either way)")
+	return fmt.Errorf("%w: refusing to push %d file(s):%s", ErrSecrets, len(found), b.String())
+}

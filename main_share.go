@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// trustFlag lets check, resume and run use a fetched loop's stored gate commands.
+var trustFlag = &cli.BoolFlag{Name: "trust", Usage: "run a fetched loop's (REMOTE/NAME) stored gate commands, which someone else wrote"}
+
+// shareCommands are push and fetch: sharing loops through a remote with the user's own git.
+func shareCommands(out io.Writer) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name: "push", Usage: "push loops (refs/loop/*) and their provenance notes to a remote, never forced", ArgsUsage: "[REMOTE] [NAME…]",
+			Description: "REMOTE defaults to origin; NAME… to every loop. Snapshots holding likely secrets are refused.",
+			Flags:       []cli.Flag{&cli.BoolFlag{Name: "allow-secrets", Usage: "push even when snapshots hold likely secrets (.env*, *.pem, ssh or PEM private keys)"}},
+			Action: func(c *cli.Context) error {
+				return withStore(func(s *loop.Store) error {
+					remote, names, err := pushArgs(s, c.Args().Slice())
+					if err != nil {
+						return err
+					}
+					rep, err := s.Push(c.Context, loop.PushOptions{Remote: remote, Names: names, AllowSecrets: c.Bool("allow-secrets")})
+					if rep != nil {
+						loop.PrintPush(out, rep)
+					}
+					return err
+				})
+			},
+		},
+		{
+			Name: "fetch", Usage: "fetch a remote's loops to refs/remotes/REMOTE/loop/* and merge its provenance notes", ArgsUsage: "[REMOTE]",
+			Description: "Read a fetched loop as REMOTE/NAME: git loop log origin/fix. Its gate commands run only with --trust.",
+			Action: func(c *cli.Context) error {
+				if c.NArg() > 1 {
+					return usageError{msg: "fetch takes at most one remote; see `git loop help fetch`"}
+				}
+				return withStore(func(s *loop.Store) error {
+					rep, err := s.Fetch(c.Context, c.Args().First())
+					if err != nil {
+						return err
+					}
+					loop.PrintFetch(out, rep)
+					return nil
+				})
+			},
+		},
+	}
+}
+
+// pushArgs splits push's [REMOTE] [NAME…]: the first argument is the remote when it is a
+// configured remote or a URL or path; otherwise every argument is a loop name.
+func pushArgs(s *loop.Store, args []string) (string, []string, error) {
+	if len(args) == 0 {
+		return "", nil, nil
+	}
+	first := args[0]
+	if first == "" {
+		return "", nil, usageError{msg: "the remote is empty; name a remote (see `git remote`) or leave it out for origin"}
+	}
+	if s.IsRemote(first) || strings.ContainsAny(first, ":/") || isDir(first) {
+		return first, args[1:], nil
+	}
+	if loop.CheckName(first) == nil {
+		if _, _, err := s.ReadState(first); err == nil {
+			return "", args, nil
+		}
+	}
+	return "", nil, fmt.Errorf("%w %q: it is neither a remote (see `git remote`) nor a loop (see `git loop list --all`)", loop.ErrNoRemote, first)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"go.yaml.in/yaml/v3"
 )
 
 // Release decisions of a report.
@@ -152,17 +151,17 @@ func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
 	return r
 }
 
-// YAML renders the report as YAML, with the same field names as its JSON form (it goes
-// through JSON first, so times and numbers read the same in both).
+// YAML renders the report as YAML, with the same field names, order and values as its JSON
+// form (it is converted from it).
 func (r Report) YAML() []byte {
-	var v map[string]any
-	data, _ := json.Marshal(r)
-	json.Unmarshal(data, &v)
-	out, err := yaml.Marshal(v)
+	data, err := json.Marshal(r)
+	if err == nil {
+		data, err = jsonToYAML(data)
+	}
 	if err != nil {
 		return []byte(fmt.Sprintf("error: %q\n", err.Error()))
 	}
-	return out
+	return data
 }
 
 // Markdown renders the summary a reviewer reads first: a summary box, the gates, the

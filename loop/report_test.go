@@ -2,6 +2,7 @@ package loop
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -320,6 +321,19 @@ func TestWriteFileAtomic(t *testing.T) {
 		if got, _ := os.ReadFile(path); string(got) != content {
 			t.Fatalf("file holds %q, want %q", got, content)
 		}
+	}
+	// A reader of the old file keeps reading it whole: the new one replaces it by a rename,
+	// never by rewriting it in place.
+	old, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := WriteFileAtomic(path, []byte("third")); err != nil {
+		t.Fatal(err)
+	}
+	if kept, _ := io.ReadAll(old); string(kept) != "second, longer" {
+		t.Fatalf("the old file was rewritten in place: a reader sees %q", kept)
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Fatalf("left behind: %v", es)

@@ -263,6 +263,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
 		scoreCommand(out),
+		reportCommand(out),
 		runCommand(out, errOut),
 		initCommand(out),
 		{

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// reportCommand is `git loop report [NAME] --format md|yaml|json|html [-o FILE]`.
+func reportCommand(out io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "report", Usage: "a loop's report: the verdict, gate matrix, defects and timeline", ArgsUsage: "[NAME]",
+		Description: "Works on any loop, running or ended; NAME defaults to this worktree's active or latest loop.\n" +
+			"md is the summary a reviewer reads first; yaml and json carry the whole record; html is one\n" +
+			"self-contained page with the matrix and a timeline chart.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: loop.FormatMarkdown, Usage: "`FORMAT`: " + strings.Join(loop.ReportFormats, ", ")},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (atomically) instead of standard output"},
+		},
+		Action: func(c *cli.Context) error {
+			name, err := oneName(c)
+			if err != nil {
+				return err
+			}
+			format := c.String("format")
+			if err := loop.CheckReportFormat(format); err != nil {
+				return usageError{msg: err.Error()}
+			}
+			if c.IsSet("output") && c.String("output") == "" {
+				return usageError{msg: "-o needs a file name; leave it out to print the report"}
+			}
+			return withHistory(name, func(h *loop.History) error {
+				r, err := h.Report()
+				if err != nil {
+					return err
+				}
+				data, err := r.Render(format)
+				if err != nil {
+					return err
+				}
+				if path := c.String("output"); path != "" {
+					if err := loop.WriteFileAtomic(path, data); err != nil {
+						return err
+					}
+					fmt.Fprintf(out, "wrote the %s report of loop %s (%s) to %s\n", format, h.Name, r.Release, path)
+					return nil
+				}
+				_, err = out.Write(data)
+				return err
+			})
+		},
+	}
+}

@@ -66,7 +66,6 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
-	head, _ := wt.Head() // an unborn branch has no commits to annotate
 	touched, err := s.touched(cfg, st, snap.Tree)
 	if err != nil {
 		return nil, err
@@ -85,7 +84,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	}
 	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
 	var out StopResult
-	var prov provenance
+	var recorded *change
 	_, err = s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
 		if r := notOurs(st, in); r != nil {
 			out = *r
@@ -115,10 +114,6 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			return nil, err
 		}
 		next.Snapshot, next.JudgedTree = snapCommit.String(), obs.Tree
-		if !head.IsZero() {
-			next.Head = head.String()
-		}
-		prov = provenance{prev: previousHead(st, cfg), head: head, since: st.StartedAt, line: noteLine(name, next.Iteration, results, "stop")}
 		rec := &Iteration{Number: next.Iteration, Kind: orDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
 			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
@@ -129,6 +124,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			subject += " (" + firstLine(v.Reason) + ")"
 		}
 		ch := &change{state: next, iteration: rec, snapshot: snapCommit, subject: subject, decision: v.Decision}
+		recorded = ch
 		if v.Decision != DecideContinue {
 			if ch.files, err = s.reportFiles(cfg, &next, tip, rec); err != nil {
 				return nil, err
@@ -143,7 +139,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		clearActive(s.Repo, name)
 	}
 	if out.Iteration != nil {
-		out.NotesErr = s.annotate(prov)
+		out.NotesErr = recorded.notesErr
 	}
 	return &out, nil
 }

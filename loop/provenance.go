@@ -30,33 +30,51 @@ type provenance struct {
 	line       string        // the note
 }
 
-// noteLine is the provenance note of iteration iter of loop name: with the share of gates
-// that passed for a judged iteration, "checkpoint" for a checkpoint.
-func noteLine(name string, iter int, gates []GateResult, kind string) string {
-	if kind == "checkpoint" {
-		return fmt.Sprintf("loop %s, iteration %d, checkpoint", name, iter)
-	}
-	if len(gates) == 0 {
-		return fmt.Sprintf("loop %s, iteration %d", name, iter)
+// noteLine is the provenance note of iteration rec of loop name: the share of gates that
+// passed for a judged iteration ("loop x, iteration 7, gates 4/5"), else its kind
+// ("checkpoint"); a stop of a loop without gates says no more than the iteration.
+func noteLine(name string, rec *Iteration) string {
+	line := fmt.Sprintf("loop %s, iteration %d", name, rec.Number)
+	if len(rec.Gates) == 0 {
+		if rec.Kind != "stop" && rec.Kind != "run" {
+			line += ", " + rec.Kind
+		}
+		return line
 	}
 	passed := 0
-	for _, g := range gates {
+	for _, g := range rec.Gates {
 		if !g.Failed() {
 			passed++
 		}
 	}
-	return fmt.Sprintf("loop %s, iteration %d, gates %d/%d", name, iter, passed, len(gates))
+	return fmt.Sprintf("%s, gates %d/%d", line, passed, len(rec.Gates))
 }
 
-// previousHead is the HEAD the last recorded iteration saw: state.json's, else (a loop
-// recorded before HEAD was kept) the commit the loop started from.
-func previousHead(st *State, cfg *Config) gitstore.Hash {
-	for _, s := range []string{st.Head, cfg.Base} {
-		if h, err := gitstore.ParseHash(s); err == nil && !h.IsZero() {
-			return h
+// trackHead runs as update records a new iteration (ch.iteration): it keeps the HEAD of the
+// loop's worktree in the new state and returns what annotate is to do once the state commit
+// is in: the commits since the previous iteration's HEAD (state.json's, or for a loop's first
+// iteration the commit it started from). Nothing when HEAD cannot be read (an unborn branch
+// has nothing to annotate).
+func (s *Store) trackHead(name string, tip gitstore.Hash, st *State, ch *change) provenance {
+	if ch.iteration == nil {
+		return provenance{}
+	}
+	wt, err := s.worktreeOf(name, &ch.state)
+	if err != nil {
+		return provenance{}
+	}
+	head, err := wt.Head()
+	if err != nil || head.IsZero() {
+		return provenance{}
+	}
+	ch.state.Head = head.String()
+	prev, _ := gitstore.ParseHash(st.Head)
+	if st.Head == "" {
+		if cfg, err := s.ReadConfig(name, tip); err == nil {
+			prev, _ = gitstore.ParseHash(cfg.Base)
 		}
 	}
-	return gitstore.ZeroHash
+	return provenance{prev: prev, head: head, since: st.StartedAt, line: noteLine(name, ch.iteration)}
 }
 
 // annotate appends p.line to the note of every commit made since p.prev.

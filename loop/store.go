@@ -157,6 +157,7 @@ type change struct {
 	subject   string
 	decision  string
 	files     map[string][]byte // extra files at the tree's top (report.yaml, report.md)
+	notesErr  error             // set by update: why provenance notes were not written
 }
 
 // commitChange writes the state commit for ch on top of parent (ZeroHash for none) and
@@ -211,6 +212,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 		if err != nil || ch == nil {
 			return st, err
 		}
+		prov := s.trackHead(name, tip, st, ch)
 		commit, err := s.commitChange(tip, ch)
 		if err != nil {
 			return nil, err
@@ -225,6 +227,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 			return nil, fmt.Errorf("update loop %q: %w", name, err)
 		}
 		writeHotState(s.Repo, name, commit, &ch.state, nil)
+		ch.notesErr = s.annotate(prov)
 		return &ch.state, nil
 	}
 }

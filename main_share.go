@@ -28,7 +28,7 @@ func shareCommands(out io.Writer) []*cli.Command {
 						return err
 					}
 					rep, err := s.Push(c.Context, loop.PushOptions{Remote: remote, Names: names, AllowSecrets: c.Bool("allow-secrets")})
-					if rep != nil {
+					if rep != nil && len(rep.Refs) > 0 {
 						loop.PrintPush(out, rep)
 					}
 					return err

@@ -33,20 +33,29 @@ func (r *Repo) RunGit(ctx context.Context, args ...string) (GitOutput, error) {
 	var exitErr *exec.ExitError
 	switch {
 	case errors.As(err, &exitErr):
-		return res, fmt.Errorf("git %s: %s", args[0], lastLine(res.Stderr, exitErr.String()))
+		return res, fmt.Errorf("git %s: %s", args[0], gitComplaint(res.Stderr, exitErr.String()))
 	case err != nil:
 		return res, fmt.Errorf("%w: %v", ErrNoGit, err)
 	}
 	return res, nil
 }
 
-// lastLine is the last non-empty line of s, or def.
-func lastLine(s, def string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
-		return l
+// gitComplaint is what git said went wrong: the last two lines of its stderr that are not
+// hints, on one line; def when it said nothing.
+func gitComplaint(stderr, def string) string {
+	var said []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "hint:") {
+			said = append(said, l)
+		}
 	}
-	return def
+	if len(said) == 0 {
+		return def
+	}
+	if len(said) > 2 {
+		said = said[len(said)-2:]
+	}
+	return strings.Join(said, " ")
 }
 
 // PushResult is one ref's line of `git push --porcelain`.

@@ -85,3 +85,16 @@ func FuzzParsePushPorcelain(f *testing.F) {
 		}
 	})
 }
+
+func TestGitComplaint(t *testing.T) {
+	for _, tc := range []struct{ stderr, want string }{
+		{"", "exit status 1"},
+		{"fatal: unable to connect to h:\nh[0: 1.2.3.4]: errno=Connection refused\n", "fatal: unable to connect to h: h[0: 1.2.3.4]: errno=Connection refused"},
+		{"To x\n ! [rejected] a -> a (fetch first)\nerror: failed to push some refs to 'x'\nhint: Updates were rejected\nhint: pull first\n", "! [rejected] a -> a (fetch first) error: failed to push some refs to 'x'"},
+		{"fatal: 'nowhere' does not appear to be a git repository\n", "fatal: 'nowhere' does not appear to be a git repository"},
+	} {
+		if got := gitComplaint(tc.stderr, "exit status 1"); got != tc.want {
+			t.Errorf("gitComplaint(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+}

@@ -186,7 +186,7 @@ func (s *Store) Fetch(ctx context.Context, remote string) (*FetchReport, error) 
 		}
 	}
 	if !s.IsRemote(remote) {
-		return nil, fmt.Errorf("%w %q: fetch needs a configured remote, whose loops go to refs/remotes/%s/loop/; add it with `git remote add %s URL`", ErrNoRemote, remote, remote, remote)
+		return nil, fmt.Errorf("%w %q: fetch takes a configured remote's name (see `git remote`), whose loops go to refs/remotes/NAME/loop/; add one with `git remote add NAME URL`", ErrNoRemote, remote)
 	}
 	tmp := fetchNotesPrefix + remote + "/"
 	specs := []string{"+refs/loop/*:" + RemoteRefName(remote, "*"), "+" + NotesRef + "*:" + tmp + "loop*"}

@@ -78,6 +78,9 @@ func (s *Store) ReadState(name string) (gitstore.Hash, *State, error) {
 func (s *Store) readTip(name string) (gitstore.Hash, error) {
 	tip, err := s.Repo.ReadRef(RefName(name))
 	if errors.Is(err, gitstore.ErrRefNotFound) {
+		if remote, _, ok := splitFetched(name); ok {
+			return tip, fmt.Errorf("%w %q: fetch the loops of %s with `git loop fetch %s`, then list them with `git loop list --all`", ErrNoLoop, name, remote, remote)
+		}
 		return tip, fmt.Errorf("%w %q: list loops with `git loop list --all`", ErrNoLoop, name)
 	}
 	if err != nil {

@@ -56,7 +56,8 @@ func shareCommands(out io.Writer) []*cli.Command {
 }
 
 // pushArgs splits push's [REMOTE] [NAME…]: the first argument is the remote when it is a
-// configured remote or a URL or path; otherwise every argument is a loop name.
+// configured remote, a URL or a path with a '/', or a directory that is not also a loop's
+// name; otherwise every argument is a loop name.
 func pushArgs(s *loop.Store, args []string) (string, []string, error) {
 	if len(args) == 0 {
 		return "", nil, nil
@@ -65,13 +66,16 @@ func pushArgs(s *loop.Store, args []string) (string, []string, error) {
 	if first == "" {
 		return "", nil, usageError{msg: "the remote is empty; name a remote (see `git remote`) or leave it out for origin"}
 	}
-	if s.IsRemote(first) || strings.ContainsAny(first, ":/") || isDir(first) {
+	if s.IsRemote(first) || strings.ContainsAny(first, ":/") {
 		return first, args[1:], nil
 	}
 	if loop.CheckName(first) == nil {
 		if _, _, err := s.ReadState(first); err == nil {
 			return "", args, nil
 		}
+	}
+	if isDir(first) {
+		return first, args[1:], nil
 	}
 	return "", nil, fmt.Errorf("%w %q: it is neither a remote (see `git remote`) nor a loop (see `git loop list --all`)", loop.ErrNoRemote, first)
 }

@@ -185,11 +185,7 @@ func (r Report) Markdown() string {
 	r.mdMatrix(&b)
 	r.mdDefects(&b)
 	if len(r.Rework) > 0 {
-		b.WriteString("## Rework\n\n")
-		for _, e := range r.Rework {
-			fmt.Fprintf(&b, "- iteration %d: back to %s (%s)\n", e.Iteration, mdCell(e.Layer), mdCell(firstLine(e.Reason)))
-		}
-		b.WriteString("\n")
+		r.mdRework(&b)
 	}
 	fmt.Fprintf(&b, "---\n\n**Verdict: %s** — %s\n", r.Release, verdictText(r.Release))
 	for _, why := range r.ReleaseReasons {

@@ -114,6 +114,25 @@ func (r Report) mdMatrix(b *strings.Builder) {
 	b.WriteString("\n✓ pass · ✗ fail · ! blocked · – skip · ⏱ timeout · E error · · not run\n\n")
 }
 
+// mdReworkShown bounds the rework events report.md lists: the first and last ones.
+const mdReworkShown = 10
+
+// mdRework lists the iterations that sent the agent back to a layer.
+func (r Report) mdRework(b *strings.Builder) {
+	b.WriteString("## Rework\n\n")
+	n := len(r.Rework)
+	for i, e := range r.Rework {
+		if n > 2*mdReworkShown && i >= mdReworkShown && i < n-mdReworkShown {
+			if i == mdReworkShown {
+				fmt.Fprintf(b, "- … %d more\n", n-2*mdReworkShown)
+			}
+			continue
+		}
+		fmt.Fprintf(b, "- iteration %d: back to %s (%s)\n", e.Iteration, mdCell(e.Layer), mdCell(firstLine(e.Reason)))
+	}
+	b.WriteString("\n")
+}
+
 // mdDefects lists the defects found, fixed or still open.
 func (r Report) mdDefects(b *strings.Builder) {
 	if len(r.Layers) == 0 {

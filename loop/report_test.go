@@ -246,12 +246,12 @@ func longReport(n int) Report {
 	st := &State{Name: "long", Status: StatusPaused, Reason: "iteration limit", Iteration: n, MaxIterations: n, StartedAt: start, UpdatedAt: start.Add(time.Duration(n) * time.Minute)}
 	iters := []Iteration{{Number: 0, Kind: "start", At: start}}
 	for i := 1; i <= n; i++ {
-		status := GatePass
+		status, layer := GatePass, ""
 		if i%3 != 0 {
-			status = GateFail
+			status, layer = GateFail, "test"
 		}
 		cov := float64(i%100) + 0.5
-		iters = append(iters, Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: DecideContinue, Duration: time.Second,
+		iters = append(iters, Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: DecideContinue, Layer: layer, Duration: time.Second,
 			Gates: []GateResult{{Name: "build", Layer: 1, Status: GatePass},
 				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &Diagnostics{Passed: intp(i), Failed: intp(i % 3), Coverage: &cov}},
 				{Name: "lint", Layer: 3, Status: GateSkip}}})
@@ -276,6 +276,10 @@ func TestReportMarkdownLongLoop(t *testing.T) {
 		rows := strings.Count(matrix, "\n| ") - 1 // less the header
 		if rows != tt.rows || strings.Contains(matrix, "more rows") != tt.elided || !strings.Contains(matrix, tt.lastLine+"\n") {
 			t.Errorf("%d iterations: %d rows (want %d), elided %v:\n%s", tt.n, rows, tt.rows, tt.elided, matrix)
+		}
+		rework := md[strings.Index(md, "## Rework"):strings.Index(md, "\n---\n")]
+		if lines := strings.Count(rework, "\n- "); tt.n == 500 && (lines != 2*mdReworkShown+1 || !strings.Contains(rework, "- … 314 more\n")) {
+			t.Errorf("%d iterations: %d rework lines:\n%s", tt.n, lines, rework)
 		}
 		if !strings.Contains(md, "**Verdict: RESEARCH**") || !strings.Contains(md, "- the loop is paused: iteration limit") {
 			t.Errorf("%d iterations: verdict footer:\n%s", tt.n, md[strings.Index(md, "---"):])

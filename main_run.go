@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,10 +23,10 @@ const (
 // which would otherwise read the agent's own flags as git-loop's.
 type agentArgsKey struct{}
 
-// splitAgent takes the agent command off a `run` command line: args up to "--" go to the
-// CLI parser, the rest is the agent. ok is false when run has no "--".
+// splitAgent takes the command off a `run` or `bisect` command line: args up to "--" go to
+// the CLI parser, the rest is the agent (or bisect's test). ok is false when there is no "--".
 func splitAgent(args []string) (cliArgs, agent []string, ok bool) {
-	if len(args) < 2 || args[1] != "run" {
+	if len(args) < 2 || (args[1] != "run" && args[1] != "bisect") {
 		return args, nil, true
 	}
 	for i, a := range args {
@@ -81,11 +83,30 @@ func parseRun(c *cli.Context, agent []string, errOut io.Writer) (loop.DriveOptio
 			return opts, err
 		}
 		opts.Start = &start
+	} else if set := setStartFlags(c); len(set) > 0 {
+		return opts, usageError{msg: fmt.Sprintf("%s only apply when run starts a loop (with -p or --prompt-file); to raise a running loop's limit, `git loop resume --max-iterations N`", strings.Join(set, ", "))}
 	}
-	if c.Int("calls-per-hour") < 0 {
+	switch {
+	case c.Int("calls-per-hour") < 0:
 		return opts, usageError{msg: "--calls-per-hour must be 0 (no limit) or more"}
+	case c.Duration("timeout") <= 0:
+		return opts, usageError{msg: "--timeout must be more than 0, e.g. --timeout 30m"}
+	case c.Duration("cooldown") < 0:
+		return opts, usageError{msg: "--cooldown must be 0 or more, e.g. --cooldown 30s"}
 	}
 	return opts, nil
+}
+
+// setStartFlags names the start flags given on the command line.
+func setStartFlags(c *cli.Context) []string {
+	var set []string
+	for _, f := range startFlags() {
+		name := f.Names()[0]
+		if c.IsSet(name) {
+			set = append(set, "--"+name)
+		}
+	}
+	return set
 }
 
 // isTerminal reports whether w is a terminal (a character device), where run redraws one

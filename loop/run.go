@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -29,11 +31,17 @@ const (
 	PromptPlaceholder = "{prompt}"
 )
 
+// DriverEnv is set (to 1) in the environment of an agent run drives: a git-loop hook the agent
+// has installed then stays out of the way, since the driver judges the run itself.
+const DriverEnv = "GIT_LOOP_RUN"
+
 var (
 	// ErrRunPaused: the driven loop was paused (a limit, a breaker, a person) or cancelled.
 	ErrRunPaused = errors.New("loop paused")
 	// ErrInterrupted: the run was interrupted (Ctrl-C); the loop was paused cleanly.
 	ErrInterrupted = errors.New("interrupted")
+	// ErrNotActive: the loop is paused; it must be resumed before it is driven.
+	ErrNotActive = errors.New("loop is not active")
 )
 
 // DriveOptions configure one `git loop run`.
@@ -63,6 +71,8 @@ type DriveResult struct {
 // agentRun is the outcome of one agent run.
 type agentRun struct {
 	output   string
+	binary   bool  // the output was not text (kept with invalid bytes replaced)
+	startErr error // the agent could not be started
 	exitCode int
 	stopped  string // why it was killed ("timed out after 30m0s"); "" when it ended itself
 	duration time.Duration
@@ -82,6 +92,15 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 	if err != nil {
 		return nil, err
 	}
+	wt, err := s.worktreeOf(name, st)
+	if err != nil {
+		return nil, err
+	}
+	release, err := lockRun(s.Repo, name)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	d := newDriver(s, name, cfg, opts)
 	prompt := cfg.Prompt
 	if st.Iteration > 0 {
@@ -92,7 +111,7 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 			return d.interrupted(st.Iteration)
 		}
 		d.status.begin(st.Iteration + 1)
-		run := runAgent(ctx, opts, prompt, d.status)
+		run := runAgent(ctx, opts, wt.WorkTree, prompt, d.status)
 		if ctx.Err() != nil {
 			return d.interrupted(st.Iteration)
 		}
@@ -118,6 +137,9 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 		switch res.Verdict.Decision {
 		case DecideContinue:
 			prompt = res.Verdict.ForAgent
+			if opts.Cooldown > 0 {
+				d.say("cooling down for %s (--cooldown)", opts.Cooldown)
+			}
 			if err := sleepCtx(ctx, opts.Cooldown); err != nil {
 				return d.interrupted(st.Iteration)
 			}
@@ -156,6 +178,9 @@ func (s *Store) activeConfig(name string) (*Config, *State, error) {
 		if st.Ended() {
 			how = "start a new one: `git loop run -p PROMPT … -- AGENT…`"
 		}
+		if !st.Ended() {
+			return nil, nil, fmt.Errorf("%w: loop %s is %s (%s); %s", ErrNotActive, name, st.Status, st.Reason, how)
+		}
 		return nil, nil, fmt.Errorf("%w: loop %s is %s (%s); %s", ErrEnded, name, st.Status, st.Reason, how)
 	}
 	cfg, err := s.config(name, st)
@@ -184,8 +209,11 @@ func newDriver(s *Store, name string, cfg *Config, opts DriveOptions) *driver {
 	if opts.Status == nil {
 		opts.Status = io.Discard
 	}
-	return &driver{s: s, name: name, opts: opts, rate: newCallLimiter(opts.CallsPerHour, s.Now),
-		status: newStatusLine(opts.Status, opts.Live, name, cfg, s.Now)}
+	rate := newCallLimiter(opts.CallsPerHour, s.Now)
+	if opts.CallsPerHour > 0 {
+		rate.persist(filepath.Join(s.Repo.CommonDir, "loop", "run-calls-"+name))
+	}
+	return &driver{s: s, name: name, opts: opts, rate: rate, status: newStatusLine(opts.Status, opts.Live, name, cfg, s.Now)}
 }
 
 func (d *driver) say(format string, args ...any) {
@@ -196,13 +224,19 @@ func (d *driver) say(format string, args ...any) {
 // reportRun tells the person how the agent's run ended when it did not end well.
 func (d *driver) reportRun(run agentRun) {
 	switch {
+	case run.startErr != nil:
+		d.say("the agent could not be started: %v; check the command after --", run.startErr)
+		return
 	case run.stopped != "":
 		d.say("the agent %s; its processes were killed and the iteration is judged on what it did", run.stopped)
 	case run.exitCode != 0:
 		d.say("the agent exited with status %d; the iteration is judged on what it did", run.exitCode)
 	}
-	if strings.TrimSpace(run.output) == "" {
+	switch {
+	case strings.TrimSpace(run.output) == "":
 		d.say("the agent printed nothing: no message, so no promise; the gates still run")
+	case run.binary:
+		d.say("the agent printed output that is not text; it is kept as its message with the invalid bytes replaced")
 	}
 }
 
@@ -245,12 +279,13 @@ func agentCommand(argv []string, prompt string) (cmd *exec.Cmd, promptOnStdin bo
 
 // runAgent runs the agent once in its own process group with the prompt; its standard
 // output, bounded, is the message.
-func runAgent(ctx context.Context, opts DriveOptions, prompt string, status *statusLine) agentRun {
+func runAgent(ctx context.Context, opts DriveOptions, dir, prompt string, status *statusLine) agentRun {
 	cmd, onStdin := agentCommand(opts.Agent, prompt)
+	cmd.Dir = dir
 	if onStdin {
 		cmd.Stdin = strings.NewReader(prompt)
 	}
-	cmd.Env = append(os.Environ(), "GIT_LOOP_RUN=1")
+	cmd.Env = append(os.Environ(), DriverEnv+"=1")
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = DefaultAgentTimeout
@@ -263,9 +298,9 @@ func runAgent(ctx context.Context, opts DriveOptions, prompt string, status *sta
 	stopTicker := status.tick()
 	run, err := runInGroup(ctx, cmd, timeout, out, stderr)
 	stopTicker()
-	res := agentRun{output: out.Text(), stopped: run.stopped, duration: run.duration}
+	res := agentRun{output: out.Text(), stopped: run.stopped, duration: run.duration, binary: !utf8.Valid(out.Bytes())}
 	if err != nil {
-		res.exitCode = -1
+		res.exitCode, res.startErr = -1, err
 		res.output = fmt.Sprintf("[git-loop] the agent could not be started: %v", err)
 		return res
 	}

@@ -4,16 +4,52 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// callLimiter holds agent runs to at most max in any hour.
+// callLimiter holds agent runs to at most max in any hour. With a path, the start times are
+// kept there too, so the limit holds across runs of `git loop run` (a restart after Ctrl-C
+// does not reset it).
 type callLimiter struct {
 	max   int
 	now   func() time.Time
 	calls []time.Time // start times within the last hour, oldest first
+	path  string
+}
+
+// persist keeps the limiter's start times in path, reading those already there.
+func (l *callLimiter) persist(path string) {
+	l.path = path
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Fields(string(data)) {
+		if ns, err := strconv.ParseInt(line, 10, 64); err == nil {
+			l.calls = append(l.calls, time.Unix(0, ns))
+		}
+	}
+	sort.Slice(l.calls, func(i, j int) bool { return l.calls[i].Before(l.calls[j]) })
+}
+
+// save writes the start times of the last hour to the limiter's path (best effort: a lost
+// record only loosens the limit).
+func (l *callLimiter) save() {
+	if l.path == "" {
+		return
+	}
+	var b strings.Builder
+	for _, c := range l.calls {
+		fmt.Fprintln(&b, c.UnixNano())
+	}
+	_ = os.MkdirAll(filepath.Dir(l.path), 0o755)
+	_ = os.WriteFile(l.path, []byte(b.String()), 0o644)
 }
 
 func newCallLimiter(max int, now func() time.Time) *callLimiter {
@@ -39,8 +75,8 @@ func (l *callLimiter) delay() time.Duration {
 // wait blocks until a call is allowed (saying so when it must wait), then records it.
 func (l *callLimiter) wait(ctx context.Context, say func(string, ...any)) error {
 	if d := l.delay(); d > 0 {
-		say("%d agent runs in the last hour (the --calls-per-hour limit): waiting %s, until %s",
-			l.max, d.Round(time.Second), l.now().Add(d).Format("15:04:05"))
+		say("%d agent run%s in the last hour (the --calls-per-hour limit): waiting %s, until %s",
+			l.max, plural(l.max), d.Round(time.Second), l.now().Add(d).Format("15:04:05"))
 		if err := sleepCtx(ctx, d); err != nil {
 			return err
 		}
@@ -48,6 +84,7 @@ func (l *callLimiter) wait(ctx context.Context, say func(string, ...any)) error 
 	}
 	if l.max > 0 {
 		l.calls = append(l.calls, l.now())
+		l.save()
 	}
 	return ctx.Err()
 }

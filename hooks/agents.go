@@ -91,7 +91,14 @@ var codexAnswer = stopAnswers{
 			Reason   string `json:"reason"`
 		}{"block", v.ForAgent})
 	},
-	letStop: func(w io.Writer, _ string) { io.WriteString(w, "{}\n") },
+	// Codex's Stop output takes systemMessage, shown to the user, as Claude Code's does.
+	letStop: func(w, _ io.Writer, text string) {
+		if text == "" {
+			io.WriteString(w, "{}\n")
+			return
+		}
+		writeSystemMessage(w, text)
+	},
 }
 
 // GeminiAfterAgent answers Gemini CLI's AfterAgent hook: {"decision":"deny","reason":…}
@@ -120,7 +127,7 @@ var geminiAnswer = stopAnswers{
 			SystemMessage string `json:"systemMessage,omitempty"`
 		}{"deny", v.ForAgent, v.ForUser})
 	},
-	letStop: func(w io.Writer, text string) {
+	letStop: func(w, _ io.Writer, text string) {
 		if text != "" {
 			writeSystemMessage(w, text)
 		}
@@ -136,7 +143,7 @@ func CursorStop(ctx context.Context, io Streams) int {
 		return 0
 	}
 	if in.Status != "" && in.Status != "completed" {
-		cursorAnswer.letStop(io.Stdout, "")
+		cursorAnswer.letStop(io.Stdout, io.Stderr, "")
 		return 0
 	}
 	roots := workspaceRoots(in.WorkspaceRoots)
@@ -161,7 +168,10 @@ var cursorAnswer = stopAnswers{
 			FollowupMessage string `json:"followup_message"`
 		}{v.ForAgent})
 	},
-	letStop: func(w io.Writer, _ string) { io.WriteString(w, "{}\n") },
+	letStop: func(w, errOut io.Writer, text string) { // stop has no field for the user
+		io.WriteString(w, "{}\n")
+		sayOnStderr(errOut, text)
+	},
 }
 
 // CursorAfterResponse keeps the agent's response (Cursor's afterAgentResponse) for the stop
@@ -176,7 +186,7 @@ func CursorAfterResponse(io Streams) int {
 			fmt.Fprintf(io.Stderr, "git-loop: hook cursor after-agent-response: %v\n", err)
 		}
 	}
-	cursorAnswer.letStop(io.Stdout, "")
+	cursorAnswer.letStop(io.Stdout, io.Stderr, "")
 	return 0
 }
 
@@ -204,7 +214,7 @@ var copilotAnswer = stopAnswers{
 			Reason   string `json:"reason"`
 		}{"block", v.ForAgent})
 	},
-	letStop: func(io.Writer, string) {},
+	letStop: func(_, errOut io.Writer, text string) { sayOnStderr(errOut, text) },
 }
 
 // workspaceRoots are Cursor's workspace roots, or the hook's own directory (Cursor runs
@@ -226,6 +236,14 @@ func personStopped(reason string) bool {
 	return false
 }
 
+// sayOnStderr shows text to the person through the agent's hook log (stderr), for
+// protocols whose answer has no field for the user.
+func sayOnStderr(w io.Writer, text string) {
+	if text != "" {
+		fmt.Fprintln(w, text)
+	}
+}
+
 func firstNonEmpty(vs ...string) string {
 	for _, v := range vs {
 		if v != "" {
@@ -240,7 +258,7 @@ func firstNonEmpty(vs ...string) string {
 func readAgentPayload(io Streams, hook, event string, v any, ans stopAnswers) bool {
 	if err := readPayload(io.Stdin, event, v); err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; letting the agent stop\n", hook, err)
-		ans.letStop(io.Stdout, "")
+		ans.letStop(io.Stdout, io.Stderr, "")
 		return false
 	}
 	return true

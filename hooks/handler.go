@@ -56,21 +56,28 @@ type agentStop struct {
 type stopAnswers struct {
 	// keepGoing sends the agent back to work with v.ForAgent (v.ForUser for the person).
 	keepGoing func(w io.Writer, v loop.Verdict)
-	// letStop lets the agent stop and, when the protocol can, shows text to the person.
-	letStop func(w io.Writer, text string)
+	// letStop lets the agent stop and shows text (when not empty) to the person: in the
+	// answer where the protocol has a field for it, else on stderr.
+	letStop func(w, errOut io.Writer, text string)
 }
 
 // runStop judges one stop in the loop active where the agent works and answers in its
 // protocol. It always returns 0: see ClaudeStop.
 func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int {
+	if os.Getenv(loop.DriverEnv) != "" {
+		// The agent runs under `git loop run`, which judges each run itself: judging its
+		// stops here too would record every iteration twice.
+		ans.letStop(io.Stdout, io.Stderr, "")
+		return 0
+	}
 	store, name, err := activeLoopIn(in.dirs)
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; letting the agent stop\n", in.hook, err)
-		ans.letStop(io.Stdout, "")
+		ans.letStop(io.Stdout, io.Stderr, "")
 		return 0
 	}
 	if store == nil {
-		ans.letStop(io.Stdout, "")
+		ans.letStop(io.Stdout, io.Stderr, "")
 		return 0
 	}
 	// Agents kill a stop hook after its timeout (600 s as installed) and let the agent stop;
@@ -95,7 +102,7 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 			paused = "not enforcing"
 		}
 		// Agents hide stderr when a hook exits 0: tell the person where the protocol can.
-		ans.letStop(io.Stdout, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
 		return 0
 	}
 	if res.NotesErr != nil {
@@ -105,9 +112,9 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 	case loop.DecideContinue:
 		ans.keepGoing(io.Stdout, res.Verdict)
 	case loop.DecideComplete, loop.DecidePause:
-		ans.letStop(io.Stdout, res.Verdict.ForUser)
+		ans.letStop(io.Stdout, io.Stderr, res.Verdict.ForUser)
 	default:
-		ans.letStop(io.Stdout, "")
+		ans.letStop(io.Stdout, io.Stderr, "")
 	}
 	return 0
 }
@@ -115,7 +122,7 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 // claudeAnswer: {"decision":"block"} to continue; {"systemMessage"} to tell the person.
 var claudeAnswer = stopAnswers{
 	keepGoing: func(w io.Writer, v loop.Verdict) { WriteBlock(w, v.ForAgent, v.ForUser) },
-	letStop: func(w io.Writer, text string) {
+	letStop: func(w, _ io.Writer, text string) {
 		if text != "" {
 			writeSystemMessage(w, text)
 		}

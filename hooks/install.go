@@ -258,6 +258,10 @@ func mergeHooks(doc []byte, name string, hf hookFile) (out []byte, added, presen
 	return out, added, present, nil
 }
 
+// ErrHookFile: an agent's hook or settings file is not in the shape install can merge into
+// (invalid JSON, or hooks that are not an object); the file is left untouched.
+var ErrHookFile = errors.New("hook file not mergeable")
+
 // checkSettings accepts a JSON object and explains anything else.
 func checkSettings(doc []byte, name, product string) error {
 	if !json.Valid(doc) {
@@ -268,10 +272,10 @@ func checkSettings(doc []byte, name, product string) error {
 			line, col := lineCol(doc, syn.Offset)
 			where = fmt.Sprintf("line %d, column %d: ", line, col)
 		}
-		return fmt.Errorf("hooks: %s is not valid JSON (%s%s); fix it by hand (or move it away) and install again; the file was left untouched", name, where, oneLine(errText(err)))
+		return fmt.Errorf("hooks: %w: %s is not valid JSON (%s%s); fix it by hand (or move it away) and install again; the file was left untouched", ErrHookFile, name, where, oneLine(errText(err)))
 	}
 	if i := jsWS(doc, 0); doc[i] != '{' {
-		return fmt.Errorf("hooks: %s holds a JSON %s, but %s's hook settings are a JSON object; fix it by hand (or move it away) and install again; the file was left untouched", name, jsonKind(doc[i]), product)
+		return fmt.Errorf("hooks: %w: %s holds a JSON %s, but %s's hook settings are a JSON object; fix it by hand (or move it away) and install again; the file was left untouched", ErrHookFile, name, jsonKind(doc[i]), product)
 	}
 	return nil
 }
@@ -284,7 +288,7 @@ func errText(err error) string {
 }
 
 func settingsShapeError(name, product, key string, first byte, want string) error {
-	return fmt.Errorf("hooks: %s: %s is a JSON %s, but %s expects %s there; fix it by hand and install again; the file was left untouched", name, key, jsonKind(first), product, want)
+	return fmt.Errorf("hooks: %w: %s: %s is a JSON %s, but %s expects %s there; fix it by hand and install again; the file was left untouched", ErrHookFile, name, key, jsonKind(first), product, want)
 }
 
 type hookGroup struct {

@@ -24,9 +24,12 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	case layer != "":
 		fmt.Fprintf(&b, "\nRework layer %q: a routing rule sends this failure there. The output of gate %q that matched:\n\n%s\n", layer, evidence.Name, fence(lastLines(evidence.Tail, tailLines)))
 	}
-	fmt.Fprintf(&b, "\nThe loop completes when %s.", completionTerms(cfg))
-	if !obs.MessageKnown && needsSignal(cfg) {
-		b.WriteString(" (This agent's stop carries no message, so a promise cannot be seen: the gates decide.)")
+	if !obs.MessageKnown && needsSignal(cfg) && len(cfg.Gates) > 0 {
+		gated := *cfg
+		gated.Exit = ExitGates
+		fmt.Fprintf(&b, "\nThe loop completes when %s. (This agent's stop carries no message, so a promise cannot be seen: the gates decide.)", completionTerms(&gated))
+	} else {
+		fmt.Fprintf(&b, "\nThe loop completes when %s.", completionTerms(cfg))
 	}
 	b.WriteString("\n")
 	return b.String()

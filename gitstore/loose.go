@@ -85,9 +85,11 @@ func (r *Repo) writeLoose(t ObjectType, h Hash, data []byte) error {
 
 // WriteFileAtomic writes data to path through a temporary file in the same directory
 // (created if missing) and a rename, so readers see the old content or the new, never a part.
-// git-loop's caches and pointers under the git dir are written this way.
+// git-loop's caches and pointers under the git dir are written this way, readable by all and
+// writable by the owner only, as git leaves its refs (the mode is set explicitly, so the
+// umask cannot widen it).
 func WriteFileAtomic(path string, data []byte) error {
-	return writeFileRename(path, data, "."+filepath.Base(path)+".tmp-", 0o666)
+	return writeFileRename(path, data, "."+filepath.Base(path)+".tmp-", 0o644)
 }
 
 // writeFileRename is WriteFileAtomic with the temporary file's name prefix and the file's

@@ -12,6 +12,10 @@ import (
 // LongSession is how long an agent session may run before the loop suggests a fresh context.
 const LongSession = 25 * time.Minute
 
+// slowIterationFloor is the shortest iteration the "twice the previous one" rule looks at:
+// a stop after seconds instead of a fraction of one is not a context growing long.
+const slowIterationFloor = time.Minute
+
 // pace times the iteration that ends at at, recording in next when it ended and how long it
 // took, and returns why the session looks long: this iteration took at least twice the
 // previous one, or the session has run for more than LongSession. "" when neither. An
@@ -25,7 +29,7 @@ func pace(st, next *State, at time.Time) string {
 	took := at.Sub(began)
 	next.IterationStart, next.LastIteration = at, took
 	var why []string
-	if st.LastIteration > 0 && took >= 2*st.LastIteration {
+	if st.LastIteration > 0 && took >= 2*st.LastIteration && took >= slowIterationFloor {
 		why = append(why, fmt.Sprintf("iteration %d took %s, at least twice the previous one (%s)", next.Iteration, roundDuration(took), roundDuration(st.LastIteration)))
 	}
 	session := st.SessionStart

@@ -307,43 +307,7 @@ func (s *Store) loopAt(ref gitstore.Ref) (*State, string) {
 // Checkpoint records a snapshot of the loop's worktree now as its next iteration, with no
 // decision. The loop may be named from another worktree: its own worktree is snapshotted.
 func (s *Store) Checkpoint(name string) (*State, *Iteration, error) {
-	_, cur, err := s.ReadState(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := canRecord(name, cur); err != nil {
-		return nil, nil, err
-	}
-	wt, err := s.worktreeOf(name, cur)
-	if err != nil {
-		return nil, nil, err
-	}
-	prefetched := s.prefetch(name, cur.Iteration+1)
-	snap, err := snapshots.Take(wt)
-	<-prefetched
-	if err != nil {
-		return nil, nil, err
-	}
-	var rec *Iteration
-	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
-		if err := canRecord(name, st); err != nil {
-			return nil, err
-		}
-		prev, _ := gitstore.ParseHash(st.Snapshot)
-		prevTree, _ := gitstore.ParseHash(st.Tree)
-		next := *st
-		next.Iteration++
-		snapCommit, changed, err := s.snapshotCommit(prev, prevTree, snap.Tree, name, next.Iteration)
-		if err != nil {
-			return nil, err
-		}
-		now := s.Now().UTC()
-		next.Snapshot, next.Tree, next.UpdatedAt = snapCommit.String(), snap.Tree.String(), now
-		next.Reason = "checkpoint"
-		rec = &Iteration{Number: next.Iteration, Kind: "checkpoint", At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed}
-		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: fmt.Sprintf("loop %s: checkpoint, iteration %d", name, next.Iteration)}, nil
-	})
-	return st, rec, err
+	return s.recordSnapshot(name, "checkpoint", "", func(st *State) error { return canRecord(name, st) })
 }
 
 // prefetch reads, in the background, the objects the next state commit builds on (the tip

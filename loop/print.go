@@ -117,6 +117,9 @@ func PrintCheckpoint(w io.Writer, st *State, rec *Iteration, asJSON bool) error 
 	return nil
 }
 
+// WriteJSON prints v as indented JSON, as every --json output is.
+func WriteJSON(w io.Writer, v any) error { return writeJSON(w, v) }
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

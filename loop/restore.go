@@ -1,0 +1,230 @@
+package loop
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/snapshots"
+)
+
+// RestoreResult says what a restore did.
+type RestoreResult struct {
+	Name     string `json:"loop"`
+	Restored int    `json:"restored"` // the iteration the worktree now matches
+	// Saved is the iteration that recorded the worktree as it was before: restoring it
+	// undoes the restore.
+	Saved   int `json:"saved"`
+	Written int `json:"written"`
+	Deleted int `json:"deleted"`
+}
+
+// ErrRestoreConflict: the worktree holds something the restore would destroy that is in
+// no snapshot (an ignored file where the restored tree has a file).
+var ErrRestoreConflict = errors.New("restore would lose files")
+
+// Restore puts loop name's worktree back to iteration iter's snapshot. The worktree as it is
+// is recorded into the loop first (an iteration of kind "restore", whatever the loop's status
+// or limit), so nothing is lost: restoring that iteration undoes this. Only paths that differ
+// between the two snapshots are touched: files of the old snapshot are written by git
+// (checkout-index, so attributes and filters apply), and files that did not exist then are
+// removed only when the current snapshot holds them; ignored files are never removed. The
+// index, HEAD and refs other than the loop's are not touched.
+func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreResult, error) {
+	h, err := s.OpenHistory(name)
+	if err != nil {
+		return nil, err
+	}
+	target, err := h.Get(iter)
+	if err != nil {
+		return nil, err
+	}
+	wt, err := s.worktreeOf(name, h.State)
+	if err != nil {
+		return nil, err
+	}
+	anyStatus := func(*State) error { return nil } // the worktree is saved even past the limit or the end
+	_, saved, err := s.recordSnapshot(name, "restore", fmt.Sprintf("the worktree before restoring iteration %d", iter), anyStatus)
+	if err != nil {
+		return nil, err
+	}
+	res := &RestoreResult{Name: name, Restored: iter, Saved: saved.Number}
+	cur, _ := gitstore.ParseHash(saved.Tree)
+	want, err := gitstore.ParseHash(target.Tree)
+	if err != nil {
+		return nil, fmt.Errorf("%w: iteration %d has no tree", ErrCorrupt, iter)
+	}
+	paths, err := s.Repo.ChangedPaths(cur, want)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planRestore(s.Repo, wt.WorkTree, want, paths)
+	if err != nil {
+		return res, err
+	}
+	if err := plan.apply(ctx, wt.WorkTree, want); err != nil {
+		return res, err
+	}
+	res.Written, res.Deleted = len(plan.write), len(plan.remove)
+	return res, nil
+}
+
+// restorePlan is what a restore changes in the worktree.
+type restorePlan struct {
+	write  []string // paths in the restored tree, written from it
+	remove []string // paths only in the current snapshot, removed
+}
+
+// planRestore sorts the changed paths into writes and removals and refuses, before anything
+// is touched, when a file must be written where a directory holds files outside the current
+// snapshot (they would be lost).
+func planRestore(r *gitstore.Repo, work string, want gitstore.Hash, paths []string) (*restorePlan, error) {
+	p := &restorePlan{}
+	removing := map[string]bool{}
+	for _, path := range paths {
+		if _, err := r.LookupPath(want, path); err == nil {
+			p.write = append(p.write, path)
+		} else if errors.Is(err, gitstore.ErrObjectNotFound) {
+			p.remove = append(p.remove, path)
+			removing[path] = true
+		} else {
+			return nil, err
+		}
+	}
+	for _, path := range p.write {
+		abs := filepath.Join(work, filepath.FromSlash(path))
+		fi, err := os.Lstat(abs)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		var kept []string
+		filepath.WalkDir(abs, func(f string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(work, f)
+				if !removing[filepath.ToSlash(rel)] {
+					kept = append(kept, filepath.ToSlash(rel))
+				}
+			}
+			return nil
+		})
+		if len(kept) > 0 {
+			return nil, fmt.Errorf("%w: %s must become a file again, but the directory there holds %s, which no snapshot has (ignored?); move it away and restore again",
+				ErrRestoreConflict, path, strings.Join(kept[:min(len(kept), 3)], ", "))
+		}
+	}
+	return p, nil
+}
+
+// apply removes, then writes through git checkout-index from a scratch index of the
+// restored tree (the user's index is never used).
+func (p *restorePlan) apply(ctx context.Context, work string, want gitstore.Hash) error {
+	sort.Sort(sort.Reverse(sort.StringSlice(p.remove))) // children before their directories
+	for _, path := range p.remove {
+		abs := filepath.Join(work, filepath.FromSlash(path))
+		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("restore: remove %s: %w", path, err)
+		}
+		pruneEmptyDirs(work, filepath.Dir(abs))
+	}
+	if len(p.write) == 0 {
+		return nil
+	}
+	for _, path := range p.write { // a directory that held only removed files is gone now
+		if fi, err := os.Lstat(filepath.Join(work, filepath.FromSlash(path))); err == nil && fi.IsDir() {
+			os.RemoveAll(filepath.Join(work, filepath.FromSlash(path)))
+		}
+	}
+	index, err := os.CreateTemp("", "git-loop-restore-index-*")
+	if err != nil {
+		return fmt.Errorf("restore: scratch index: %w", err)
+	}
+	index.Close()
+	os.Remove(index.Name()) // git writes it; an empty file is not an index
+	defer os.Remove(index.Name())
+	if err := gitIn(ctx, work, index.Name(), nil, "read-tree", want.String()); err != nil {
+		return err
+	}
+	var list bytes.Buffer
+	for _, path := range p.write {
+		list.WriteString(path)
+		list.WriteByte(0)
+	}
+	return gitIn(ctx, work, index.Name(), &list, "checkout-index", "-f", "-z", "--stdin")
+}
+
+// gitIn runs git in the worktree work with index as its index file.
+func gitIn(ctx context.Context, work, index string, stdin *bytes.Buffer, args ...string) error {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+index)
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("restore: git %s: %v: %s", args[0], err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// pruneEmptyDirs removes dir and its parents while they are empty, up to work.
+func pruneEmptyDirs(work, dir string) {
+	for dir != work && strings.HasPrefix(dir, work) {
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// recordSnapshot records the loop's worktree as a new iteration of kind (with reason) when
+// allow accepts the loop's state. Checkpoints and restores use it.
+func (s *Store) recordSnapshot(name, kind, reason string, allow func(*State) error) (*State, *Iteration, error) {
+	_, cur, err := s.ReadState(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := allow(cur); err != nil {
+		return nil, nil, err
+	}
+	wt, err := s.worktreeOf(name, cur)
+	if err != nil {
+		return nil, nil, err
+	}
+	prefetched := s.prefetch(name, cur.Iteration+1)
+	snap, err := snapshots.Take(wt)
+	<-prefetched
+	if err != nil {
+		return nil, nil, err
+	}
+	var rec *Iteration
+	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
+		if err := allow(st); err != nil {
+			return nil, err
+		}
+		prev, _ := gitstore.ParseHash(st.Snapshot)
+		prevTree, _ := gitstore.ParseHash(st.Tree)
+		next := *st
+		next.Iteration++
+		snapCommit, changed, err := s.snapshotCommit(prev, prevTree, snap.Tree, name, next.Iteration)
+		if err != nil {
+			return nil, err
+		}
+		now := s.Now().UTC()
+		next.Snapshot, next.Tree, next.UpdatedAt = snapCommit.String(), snap.Tree.String(), now
+		if !st.Ended() {
+			next.Reason = kind
+		}
+		rec = &Iteration{Number: next.Iteration, Kind: kind, At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed,
+			Files: snap.Files, Hashed: snap.Hashed, Reason: reason}
+		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: fmt.Sprintf("loop %s: %s, iteration %d", name, kind, next.Iteration)}, nil
+	})
+	return st, rec, err
+}

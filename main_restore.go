@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// restoreCommand is `git loop restore [NAME] ITER`.
+func restoreCommand(out io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "restore", Usage: "put the worktree back to an iteration's snapshot (the current worktree is recorded first)", ArgsUsage: "[NAME] ITER",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			name, iters, err := nameAndIterations(c, 1)
+			if err != nil {
+				return err
+			}
+			if iters[0] == loop.Latest {
+				return usageError{msg: "restore needs the iteration to go back to, e.g. `git loop restore 3`; see `git loop log`"}
+			}
+			return withStore(func(s *loop.Store) error {
+				name, err := s.ResolveRecent(name)
+				if err != nil {
+					return err
+				}
+				res, err := s.Restore(c.Context, name, iters[0])
+				if err != nil {
+					return err
+				}
+				if c.Bool("json") {
+					return loop.WriteJSON(out, res)
+				}
+				fmt.Fprintf(out, "restored the worktree of loop %s to iteration %d: %d files written, %d removed\n", name, res.Restored, res.Written, res.Deleted)
+				fmt.Fprintf(out, "the worktree as it was is iteration %d: `git loop restore %s %d` brings it back\n", res.Saved, name, res.Saved)
+				return nil
+			})
+		},
+	}
+}

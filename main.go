@@ -47,7 +47,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	args, agent, hasAgent := splitAgent(args)
 	args, err := flagsFirst(app.Commands, args)
 	if err == nil && !hasAgent {
-		err = usageError{msg: "run needs the agent command after --, e.g. `git loop run -p 'fix the tests' -- claude -p`"}
+		err = missingCommand(args)
 	}
 	if err == nil {
 		ctx, stop := interruptible()
@@ -98,11 +98,12 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.Is(err, loop.ErrRejected):
 		return exitConflict
-	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent):
+	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent),
+		errors.Is(err, loop.ErrBisectRange), errors.Is(err, hooks.ErrHookFile):
 		return exitUsage
 	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
 		return exitNoLoop
-	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded),
+	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded), errors.Is(err, loop.ErrNotActive),
 		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, loop.ErrRefLocked):
 		return exitConflict
 	case errors.Is(err, loop.ErrNotRepo), errors.Is(err, loop.ErrBare), errors.Is(err, loop.ErrReftable),
@@ -265,6 +266,8 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		scoreCommand(out),
 		reportCommand(out),
 		runCommand(out, errOut),
+		restoreCommand(out),
+		bisectCommand(out, errOut),
 		initCommand(out),
 		{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",

@@ -1,0 +1,251 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// BisectOptions configure Bisect.
+type BisectOptions struct {
+	Good, Bad int      // iterations known good and bad; Latest picks the first and the newest
+	Command   []string // run in the scratch worktree: 0 good, 125 untestable, else bad
+	Timeout   time.Duration
+	Progress  io.Writer // one line per iteration tested
+}
+
+// BisectResult is the first iteration at which the command fails.
+type BisectResult struct {
+	Loop       string `json:"loop"`
+	FirstBad   int    `json:"first_bad"`
+	LastGood   int    `json:"last_good"`
+	Tested     int    `json:"tested"`
+	Output     string `json:"output"` // the end of the command's output at FirstBad
+	Untestable []int  `json:"untestable,omitempty"`
+}
+
+// Bisect errors.
+var (
+	// ErrBisectRange: the good iteration fails, or the bad one passes: nothing to search.
+	ErrBisectRange = errors.New("nothing to bisect")
+)
+
+// untestable is the exit code that marks an iteration as one the command cannot judge, as
+// with git bisect run.
+const untestable = 125
+
+// Bisect finds the first iteration of loop name at which opts.Command fails, by binary search
+// between a good and a bad iteration. Each snapshot is checked out in a scratch worktree
+// (git worktree add --detach, removed afterwards even when ctx is cancelled), so the user's
+// worktree, index and branches are never touched.
+func (s *Store) Bisect(ctx context.Context, name string, opts BisectOptions) (*BisectResult, error) {
+	h, err := s.OpenHistory(name)
+	if err != nil {
+		return nil, err
+	}
+	iters, err := bisectRange(h, opts.Good, opts.Bad)
+	if err != nil {
+		return nil, err
+	}
+	scratch, cleanup, err := s.scratchWorktree(ctx, iters[0].Snapshot)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	b := &bisector{ctx: ctx, dir: scratch, opts: opts, git: s.Repo.GitDir, results: map[string]testRun{}}
+	res := &BisectResult{Loop: name}
+	first, last := iters[0], iters[len(iters)-1]
+	if r := b.test(first); r.outcome != outcomePass {
+		return nil, b.rangeError(r, fmt.Sprintf("the command does not pass at the good iteration %d", first.Number), "--good")
+	}
+	lastRun := b.test(last)
+	if lastRun.outcome != outcomeFail {
+		return nil, b.rangeError(lastRun, fmt.Sprintf("the command does not fail at the bad iteration %d", last.Number), "--bad")
+	}
+	lo, hi := 0, len(iters)-1 // iters[lo] passes, iters[hi] fails
+	bad := lastRun
+	for hi-lo > 1 {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		mid := b.pick(iters, lo, hi)
+		if mid < 0 {
+			break // only untestable iterations left between lo and hi
+		}
+		r := b.test(iters[mid])
+		switch r.outcome {
+		case outcomePass:
+			lo = mid
+		case outcomeFail:
+			hi, bad = mid, r
+		}
+	}
+	res.FirstBad, res.LastGood, res.Tested, res.Output = iters[hi].Number, iters[lo].Number, b.tested, bad.output
+	res.Untestable = b.skipped
+	return res, nil
+}
+
+// bisectRange is the iterations from good to bad (oldest first), with a snapshot each.
+func bisectRange(h *History, good, bad int) ([]*Iteration, error) {
+	var iters []*Iteration
+	err := h.Each(func(rec *Iteration) error {
+		if rec.Tree != "" {
+			iters = append([]*Iteration{rec}, iters...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if good == Latest && len(iters) > 0 {
+		good = iters[0].Number
+	}
+	if bad == Latest && len(iters) > 0 {
+		bad = iters[len(iters)-1].Number
+	}
+	var out []*Iteration
+	for _, rec := range iters {
+		if rec.Number >= good && rec.Number <= bad {
+			out = append(out, rec)
+		}
+	}
+	if len(out) < 2 || out[0].Number != good || out[len(out)-1].Number != bad {
+		return nil, fmt.Errorf("%w: loop %s needs a good iteration before a bad one (good %d, bad %d, iterations 0-%d); see `git loop log %s`",
+			ErrBisectRange, h.Name, good, bad, h.State.Iteration, h.Name)
+	}
+	return out, nil
+}
+
+type outcome int
+
+const (
+	outcomePass outcome = iota
+	outcomeFail
+	outcomeSkip
+)
+
+type testRun struct {
+	outcome  outcome
+	exitCode int
+	output   string
+}
+
+type bisector struct {
+	ctx     context.Context
+	dir     string
+	git     string
+	opts    BisectOptions
+	results map[string]testRun // by snapshot tree: equal trees test alike
+	tested  int
+	skipped []int
+}
+
+// pick is the iteration nearest the middle of (lo, hi) not known to be untestable, or -1.
+func (b *bisector) pick(iters []*Iteration, lo, hi int) int {
+	mid := (lo + hi) / 2
+	for d := 0; d < hi-lo; d++ {
+		for _, i := range []int{mid - d, mid + d} {
+			if i > lo && i < hi {
+				if r, ok := b.results[iters[i].Tree]; !ok || r.outcome != outcomeSkip {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// test runs the command on rec's snapshot (once per distinct tree).
+func (b *bisector) test(rec *Iteration) testRun {
+	if r, ok := b.results[rec.Tree]; ok {
+		return r
+	}
+	r := b.run(rec)
+	b.results[rec.Tree] = r
+	b.tested++
+	word := map[outcome]string{outcomePass: "good", outcomeFail: "bad", outcomeSkip: "untestable"}[r.outcome]
+	if r.outcome == outcomeSkip {
+		b.skipped = append(b.skipped, rec.Number)
+	}
+	if b.opts.Progress != nil {
+		fmt.Fprintf(b.opts.Progress, "iteration %d: %s (exit %d)\n", rec.Number, word, r.exitCode)
+	}
+	return r
+}
+
+func (b *bisector) run(rec *Iteration) testRun {
+	checkout := exec.CommandContext(b.ctx, "git", "checkout", "-q", "--detach", "-f", rec.Snapshot)
+	clean := exec.CommandContext(b.ctx, "git", "clean", "-q", "-ffdx")
+	for _, cmd := range []*exec.Cmd{checkout, clean} {
+		cmd.Dir = b.dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot check out iteration %d: %v: %s", rec.Number, err, out)}
+		}
+	}
+	cmd := exec.Command(b.opts.Command[0], b.opts.Command[1:]...)
+	cmd.Dir = b.dir
+	cmd.Env = append(os.Environ(), fmt.Sprintf("GIT_LOOP_ITERATION=%d", rec.Number))
+	out := NewTailBuffer(DefaultGateTailBytes)
+	timeout := b.opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultGateTimeout
+	}
+	run, err := runInGroup(b.ctx, cmd, timeout, out, nil)
+	if err != nil {
+		return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot run %s: %v", b.opts.Command[0], err)}
+	}
+	code, _ := gateExit(run.waitErr)
+	r := testRun{exitCode: code, output: out.Text()}
+	switch {
+	case run.stopped != "":
+		r.outcome = outcomeSkip
+		r.output += "\n[git-loop] " + run.stopped
+	case code == 0:
+		r.outcome = outcomePass
+	case code == untestable:
+		r.outcome = outcomeSkip
+	default:
+		r.outcome = outcomeFail
+	}
+	return r
+}
+
+// rangeError explains an end of the range that does not behave as named: its output's end
+// goes to the progress writer, the error is one line.
+func (b *bisector) rangeError(r testRun, what, flag string) error {
+	if tail := strings.TrimRight(lastLines(r.output, 10), "\n"); b.opts.Progress != nil && strings.TrimSpace(tail) != "" {
+		for _, line := range strings.Split(tail, "\n") {
+			fmt.Fprintf(b.opts.Progress, "  | %s\n", line)
+		}
+	}
+	return fmt.Errorf("%w: %s (exit %d); choose another with %s", ErrBisectRange, what, r.exitCode, flag)
+}
+
+// scratchWorktree adds a worktree detached at commit in a temporary directory and returns a
+// cleanup that removes it (and git's record of it), to be deferred: it runs even after ctx
+// ends.
+func (s *Store) scratchWorktree(ctx context.Context, commit string) (string, func(), error) {
+	parent, err := os.MkdirTemp("", "git-loop-bisect-")
+	if err != nil {
+		return "", nil, fmt.Errorf("bisect: scratch directory: %w", err)
+	}
+	dir := filepath.Join(parent, "worktree")
+	add := exec.CommandContext(ctx, "git", "--git-dir", s.Repo.GitDir, "worktree", "add", "-q", "--detach", "--no-checkout", dir, commit)
+	if out, err := add.CombinedOutput(); err != nil {
+		os.RemoveAll(parent)
+		return "", nil, fmt.Errorf("bisect: git worktree add: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	cleanup := func() {
+		rm := exec.Command("git", "--git-dir", s.Repo.GitDir, "worktree", "remove", "--force", dir)
+		rm.Run()
+		os.RemoveAll(parent)
+		exec.Command("git", "--git-dir", s.Repo.GitDir, "worktree", "prune").Run()
+	}
+	return dir, cleanup, nil
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// missingCommand is the usage error of a run or bisect without "--".
+func missingCommand(args []string) error {
+	if len(args) > 1 && args[1] == "bisect" {
+		return usageError{msg: "bisect needs the test command after --, e.g. `git loop bisect -- go test ./...`"}
+	}
+	return usageError{msg: "run needs the agent command after --, e.g. `git loop run -p 'fix the tests' -- claude -p`"}
+}
+
+// bisectCommand is `git loop bisect [NAME] [--good I] [--bad J] -- CMD…`.
+func bisectCommand(out, errOut io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "bisect", Usage: "find the first iteration at which a command fails, in a scratch worktree", ArgsUsage: "[NAME] -- CMD [ARG…]",
+		Description: "CMD exits 0 for good, 125 when it cannot judge an iteration, anything else for bad (as with git bisect run).\n" +
+			"The good iteration defaults to the first, the bad one to the newest. Your worktree is never touched.",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "good", Usage: "an iteration `I` where CMD passes", Value: loop.Latest, DefaultText: "the first"},
+			&cli.IntFlag{Name: "bad", Usage: "an iteration `J` where CMD fails", Value: loop.Latest, DefaultText: "the newest"},
+			&cli.DurationFlag{Name: "timeout", Usage: "kill CMD after `DURATION` (the iteration counts as untestable)", Value: loop.DefaultGateTimeout},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			command, _ := c.Context.Value(agentArgsKey{}).([]string)
+			if len(command) == 0 {
+				return missingCommand([]string{"", "bisect"})
+			}
+			name, err := oneName(c)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				name, err := s.ResolveRecent(name)
+				if err != nil {
+					return err
+				}
+				res, err := s.Bisect(c.Context, name, loop.BisectOptions{Good: c.Int("good"), Bad: c.Int("bad"),
+					Command: command, Timeout: c.Duration("timeout"), Progress: errOut})
+				if err != nil {
+					return err
+				}
+				if c.Bool("json") {
+					return loop.WriteJSON(out, res)
+				}
+				fmt.Fprintf(out, "iteration %d is the first bad one (iteration %d is good; %d snapshots tested)\n", res.FirstBad, res.LastGood, res.Tested)
+				if len(res.Untestable) > 0 {
+					fmt.Fprintf(out, "untestable, skipped: %s\n", strings.Trim(fmt.Sprint(res.Untestable), "[]"))
+				}
+				if tail := strings.TrimSpace(res.Output); tail != "" {
+					fmt.Fprintf(out, "\n%s at iteration %d ended with:\n", command[0], res.FirstBad)
+					for _, line := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
+						fmt.Fprintf(out, "  | %s\n", line)
+					}
+				}
+				fmt.Fprintln(out)
+				return withHistory(name, func(h *loop.History) error {
+					return loop.PrintDiff(c.Context, out, h, res.LastGood, res.FirstBad, loop.ShowOptions{Color: useColor(out)})
+				})
+			})
+		},
+	}
+}

@@ -68,33 +68,94 @@ type secretScan struct {
 	reported map[string]bool // loop + path already reported
 }
 
-// ScanSecrets searches every iteration's snapshot of the loops named for likely secrets:
-// files named .env*, *.pem or like an ssh private key (id_rsa* and kin, not *.pub), and
-// files whose first MiB holds a "-----BEGIN … PRIVATE KEY-----" header. Each file is reported
-// once per loop, at the first iteration that holds it.
-func (s *Store) ScanSecrets(names []string) ([]SecretFinding, error) {
+// ScanSecrets searches the snapshots of the loops named for likely secrets: files named
+// .env*, *.pem or like an ssh private key (id_rsa* and kin, not *.pub), and files whose first
+// MiB holds a "-----BEGIN … PRIVATE KEY-----" header. Each file is reported once per loop, at
+// the first iteration that holds it. With remote set, the iterations that remote already has
+// (as its remote-tracking ref refs/remotes/REMOTE/loop/NAME says, set by a fetch or a push)
+// are not searched again: what is there cannot be taken back, and a push sends what is new.
+func (s *Store) ScanSecrets(names []string, remote string) ([]SecretFinding, error) {
 	sc := &secretScan{r: s.Repo, content: map[gitstore.Hash]string{}, reported: map[string]bool{}}
 	for _, name := range names {
-		h, err := s.OpenHistory(name)
-		if err != nil {
-			return nil, err
-		}
-		var recs []*Iteration
-		if err := h.Each(func(rec *Iteration) error { recs = append(recs, rec); return nil }); err != nil {
-			return nil, err
-		}
-		sc.seen = map[gitstore.Hash]bool{}    // a loop's findings name its own iterations
-		for i := len(recs) - 1; i >= 0; i-- { // oldest first
-			tree, err := gitstore.ParseHash(recs[i].Tree)
-			if err != nil {
-				continue
-			}
-			if err := sc.tree(name, recs[i].Number, tree, ""); err != nil {
-				return nil, fmt.Errorf("scan loop %s for secrets: %w", name, err)
-			}
+		if err := s.scanLoop(sc, name, remote); err != nil {
+			return nil, fmt.Errorf("scan loop %s for secrets: %w", name, err)
 		}
 	}
 	return sc.found, nil
+}
+
+// scanLoop searches loop name's iterations, oldest first, after those remote has.
+func (s *Store) scanLoop(sc *secretScan, name, remote string) error {
+	h, err := s.OpenHistory(name)
+	if err != nil {
+		return err
+	}
+	var recs []*Iteration
+	if err := h.Each(func(rec *Iteration) error { recs = append(recs, rec); return nil }); err != nil {
+		return err
+	}
+	sc.seen = map[gitstore.Hash]bool{} // a loop's findings name its own iterations
+	pushed := s.pushedIteration(h, remote)
+	for i := len(recs) - 1; i >= 0; i-- {
+		rec := recs[i]
+		tree, err := gitstore.ParseHash(rec.Tree)
+		switch {
+		case err != nil || rec.Number < pushed:
+		case rec.Number == pushed:
+			err = sc.markKnown(tree) // later iterations search only what changed since
+		default:
+			err = sc.tree(name, rec.Number, tree, "")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pushedIteration is the last iteration of loop h that remote has, by its remote-tracking
+// ref, when that holds this loop's history; -1 when it has none (or remote is "").
+func (s *Store) pushedIteration(h *History, remote string) int {
+	theirName := remote + "/" + h.Name
+	if remote == "" || CheckReadName(theirName) != nil {
+		return -1
+	}
+	_, theirs, err := s.ReadState(theirName)
+	if err != nil {
+		return -1 // never fetched or pushed there, or not a loop: search everything
+	}
+	mine, err := h.Get(theirs.Iteration)
+	if err != nil || mine.Snapshot != theirs.Snapshot {
+		return -1 // another loop of that name (the push will be rejected), or rewritten
+	}
+	return theirs.Iteration
+}
+
+// markKnown marks snapshot tree t, which the remote has, as searched: its subtrees and files
+// are not searched again in later iterations. Only trees are read.
+func (sc *secretScan) markKnown(t gitstore.Hash) error {
+	if sc.seen[t] {
+		return nil
+	}
+	sc.seen[t] = true
+	es, err := sc.r.ReadTree(t)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		switch e.Mode {
+		case gitstore.ModeTree:
+			err = sc.markKnown(e.Hash)
+		case gitstore.ModeFile, gitstore.ModeExec:
+			if _, ok := sc.content[e.Hash]; !ok {
+				sc.content[e.Hash] = ""
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (sc *secretScan) tree(loop string, iter int, t gitstore.Hash, dir string) error {

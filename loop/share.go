@@ -89,8 +89,20 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	if err != nil {
 		return nil, err
 	}
+	// The tips are read before the search and pushed by name, so what is pushed is what was
+	// searched (a loop that moves meanwhile only grows: the search saw a superset).
+	tips := map[string]gitstore.Hash{}
+	for _, n := range names {
+		if tips[n], err = s.readTip(n); err != nil {
+			return nil, err
+		}
+	}
+	tracked := "" // a configured remote has remote-tracking refs; a URL has none
+	if s.IsRemote(remote) {
+		tracked = remote
+	}
 	if !opts.AllowSecrets {
-		found, err := s.ScanSecrets(names)
+		found, err := s.ScanSecrets(names, tracked)
 		if err != nil {
 			return nil, err
 		}
@@ -100,13 +112,16 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	}
 	var specs []string
 	for _, n := range names {
-		specs = append(specs, RefName(n)+":"+RefName(n)) // no '+': never forced
+		specs = append(specs, tips[n].String()+":"+RefName(n)) // no '+': never forced
 	}
 	if _, err := s.Repo.ReadRef(NotesRef); err == nil {
 		specs = append(specs, NotesRef+":"+NotesRef)
 	}
 	out, gitErr := s.Repo.RunGit(ctx, append([]string{"push", "--porcelain", remote}, specs...)...)
 	rep := &PushReport{Remote: remote, Refs: gitstore.ParsePushPorcelain(out.Stdout)}
+	if err := s.trackPushed(tracked, rep.Refs, tips); err != nil {
+		return rep, err
+	}
 	if err := rejected(remote, rep.Refs); err != nil {
 		return rep, err
 	}
@@ -114,6 +129,31 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 		return rep, fmt.Errorf("push to %s: %w", remote, gitErr)
 	}
 	return rep, nil
+}
+
+// trackPushed moves the remote-tracking ref of each loop the remote took
+// (refs/remotes/REMOTE/loop/NAME) to what was pushed, as git does for branches, so the next
+// push searches only newer iterations for secrets and `git loop log REMOTE/NAME` is current.
+func (s *Store) trackPushed(remote string, refs []gitstore.PushResult, tips map[string]gitstore.Hash) error {
+	if remote == "" {
+		return nil
+	}
+	for _, r := range refs {
+		local, ok := strings.CutPrefix(r.To, "refs/loop/")
+		pushed, known := tips[local]
+		if !ok || !known || r.Rejected() || r.Flag == '-' {
+			continue
+		}
+		ref := RemoteRefName(remote, local)
+		old, err := s.Repo.ReadRef(ref)
+		if err != nil && !errors.Is(err, gitstore.ErrRefNotFound) {
+			return fmt.Errorf("after the push: %w", err)
+		}
+		if err := s.Repo.UpdateRef(ref, pushed, old, "git loop push"); err != nil && !errors.Is(err, gitstore.ErrRefChanged) {
+			return fmt.Errorf("after the push, update %s: %w", ref, err)
+		}
+	}
+	return nil
 }
 
 // pushNames checks the loops named, or lists every loop when none is.

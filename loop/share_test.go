@@ -210,7 +210,7 @@ func BenchmarkScanSecrets(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		found, err := s.ScanSecrets([]string{"g"})
+		found, err := s.ScanSecrets([]string{"g"}, "")
 		if err != nil || len(found) != 0 {
 			b.Fatal(err, found)
 		}

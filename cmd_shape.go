@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
@@ -29,6 +30,18 @@ func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loo
 	case t != loop.Resume:
 	case c.Bool("not-done") && c.Bool("fresh"):
 		return nil, usageError{msg: "resume takes --not-done or --fresh, not both"}
+	case c.IsSet("from") && (c.Bool("not-done") || c.Bool("fresh")):
+		return nil, usageError{msg: "resume takes --from, or --not-done or --fresh, not both"}
+	case c.IsSet("from"):
+		if c.Int("from") < 0 {
+			return nil, usageError{msg: "--from takes an iteration number; see `git loop log`"}
+		}
+		st, res, err := s.ResumeFrom(c.Context, name, c.Int("from"), max)
+		if res != nil {
+			fmt.Fprintf(c.App.ErrWriter, "restored the worktree to iteration %d (%d files written, %d removed); the worktree as it was is iteration %d\n",
+				res.Restored, res.Written, res.Deleted, res.Saved)
+		}
+		return st, err
 	case c.Bool("not-done"):
 		return s.ResumeNotDone(name, max)
 	case c.Bool("fresh"):
@@ -44,6 +57,7 @@ var (
 
 	notDoneFlag = &cli.BoolFlag{Name: "not-done", Usage: "at the completion checkpoint: send the agent back instead of completing"}
 	freshFlag   = &cli.BoolFlag{Name: "fresh", Usage: "release the loop from its agent session, for a new session with a fresh context"}
+	fromFlag    = &cli.IntFlag{Name: "from", Usage: "continue from iteration `ITER`: its snapshot is restored first (the current worktree is recorded)"}
 )
 
 // transitionVerb heads a transition's output: a resume that confirmed a colleague's

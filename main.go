@@ -292,7 +292,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
 	flags := []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}
 	if t == loop.Resume {
-		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"}, notDoneFlag, freshFlag, trustFlag)
+		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"}, notDoneFlag, freshFlag, fromFlag, trustFlag)
 	}
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags,

@@ -228,3 +228,37 @@ func (s *Store) recordSnapshot(name, kind, reason string, allow func(*State) err
 	})
 	return st, rec, err
 }
+
+// ResumeFrom resumes a paused loop from iteration iter: the worktree is restored to that
+// iteration's snapshot (the current one recorded first, see Restore), the loop becomes
+// active (with newMax as for a resume), and the thrashing breaker forgets the trees recorded
+// after iter, since going back there was the person's choice.
+func (s *Store) ResumeFrom(ctx context.Context, name string, iter, newMax int) (*State, *RestoreResult, error) {
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Status != StatusPaused {
+		return nil, nil, fmt.Errorf("%w: loop %q is %s; --from continues a paused loop (pause it first: `git loop pause %s`)", ErrNotActive, name, st.Status, name)
+	}
+	res, err := s.Restore(ctx, name, iter)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := s.SetStatusWith(name, Resume, newMax); err != nil {
+		return nil, res, err
+	}
+	next, err := s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+		n := *st
+		var trees []TreeAt
+		for _, t := range st.Breakers.Trees {
+			if t.Iteration <= iter {
+				trees = append(trees, t)
+			}
+		}
+		n.Breakers.Trees, n.Reason = trees, fmt.Sprintf("resumed from iteration %d", iter)
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: n, snapshot: snap, subject: fmt.Sprintf("loop %s: resumed from iteration %d", name, iter)}, nil
+	})
+	return next, res, err
+}

@@ -92,9 +92,10 @@ var handlerRE = regexp.MustCompile(`<[a-z][^<>]*\son[a-z]+\s*=`)
 var rectRE = regexp.MustCompile(`<rect class="[dg]-`)
 
 // TestReportHTMLSizes: the matrix of a loop of 1 iteration and of 500 has one cell per
-// iteration and gate (plus the decision row), at a readable size: a long loop scrolls.
+// iteration and gate (plus the decision row), at a readable size: a long loop scrolls. A
+// loop just started has no figure.
 func TestReportHTMLSizes(t *testing.T) {
-	for _, n := range []int{1, 500} {
+	for _, n := range []int{0, 1, 500} {
 		r := longReport(n)
 		page, err := r.HTML()
 		if err != nil {
@@ -102,6 +103,12 @@ func TestReportHTMLSizes(t *testing.T) {
 		}
 		checkSelfContained(t, string(page))
 		checkNoURL(t, string(page))
+		if n == 0 {
+			if !strings.Contains(string(page), "No iteration yet.") || strings.Contains(string(page), "<svg") {
+				t.Errorf("a loop without iterations draws figures:\n%s", page)
+			}
+			continue
+		}
 		matrix := string(page)[strings.Index(string(page), `<svg id="matrix"`):]
 		matrix = matrix[:strings.Index(matrix, "</svg>")]
 		if got, want := len(rectRE.FindAllString(matrix, -1)), n*(1+len(r.Layers)); got != want {

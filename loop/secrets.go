@@ -31,10 +31,13 @@ const secretScanBytes = 1 << 20
 
 var privateKeyHeader = regexp.MustCompile(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
 
+// envTemplates end the names of .env files that are templates, committed by design.
+var envTemplates = []string{".example", ".sample", ".template", ".dist"}
+
 // secretName says why a file named base is likely a secret, or "".
 func secretName(base string) string {
 	switch {
-	case strings.HasPrefix(base, ".env"):
+	case strings.HasPrefix(base, ".env") && !hasAnySuffix(base, envTemplates):
 		return "an environment file (.env*)"
 	case strings.HasSuffix(base, ".pem"):
 		return "a PEM file (*.pem)"
@@ -45,6 +48,15 @@ func secretName(base string) string {
 		}
 	}
 	return ""
+}
+
+func hasAnySuffix(s string, suffixes []string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretContent says why a file whose content starts with data is likely a secret, or "".

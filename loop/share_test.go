@@ -20,6 +20,7 @@ func TestSecretName(t *testing.T) {
 	}{
 		{".env", true}, {".env.local", true}, {".envrc", true}, {"server.pem", true}, {"id_rsa", true},
 		{"id_rsa.bak", true}, {"id_ed25519", true}, {"id_ecdsa_sk", true},
+		{".env.example", false}, {".env.sample", false}, {".env.production", true},
 		{"id_rsa.pub", false}, {"id_ed25519.pub", false}, {"env", false}, {"my.env", false}, {"pem.go", false},
 		{"README.md", false}, {"rsa_id", false},
 	} {

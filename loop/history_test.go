@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -142,6 +143,25 @@ func BenchmarkLogFirstScreen(b *testing.B) {
 				}
 				var out bytes.Buffer
 				if err := PrintLog(&out, h, LogOptions{Limit: 50}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkStatusByLength: status costs the same for a loop of 1 and of 10,000 iterations
+// (issue 5), as it reads the state and config, never the history.
+func BenchmarkStatusByLength(b *testing.B) {
+	for _, n := range []int{1, 10000} {
+		_, dir := longLoop(b, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s, err := OpenStore(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := s.Status("g"); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -35,6 +35,14 @@ func Run(ctx context.Context, agent, event string, io Streams) int {
 // merging with what is there: the project's (in dir) or, with user, the user's. For Claude
 // Code it also adds the /loop slash command to the project.
 func Install(agent, dir string, user bool) ([]InstallResult, error) {
+	out, err := install(agent, dir, user)
+	if err == nil && len(out) > 0 {
+		out[0].Note = doubleInstallNote(agent, dir, user, out[0].Path)
+	}
+	return out, err
+}
+
+func install(agent, dir string, user bool) ([]InstallResult, error) {
 	if agent != "claude" {
 		return installAgent(agent, dir, user)
 	}

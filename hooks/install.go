@@ -46,6 +46,9 @@ type InstallResult struct {
 	// Kept is set when an existing file that differs from git-loop's was left alone: why,
 	// and how to get git-loop's instead.
 	Kept string
+	// Note warns of git-loop's hooks found in another of the agent's files too (project and
+	// user): the agent runs both, so each stop would be judged twice.
+	Note string
 }
 
 // Changed reports whether the install wrote anything.
@@ -62,6 +65,9 @@ func (r InstallResult) String() string {
 	}
 	if r.Kept != "" {
 		b.WriteString(r.Kept + "\n")
+	}
+	if r.Note != "" {
+		b.WriteString("note: " + r.Note + "\n")
 	}
 	return b.String()
 }

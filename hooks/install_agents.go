@@ -130,3 +130,50 @@ func installAgent(agent, dir string, user bool) ([]InstallResult, error) {
 	}
 	return []InstallResult{res}, nil
 }
+
+// doubleInstallNote looks for git-loop's hooks of agent in the agent's other files (the
+// user's when installing for the project, and the other way round; for Copilot also the
+// project's other .github/hooks/*.json) and, when it finds them, says so: the agent runs
+// every matching hook, so each stop would be judged twice.
+func doubleInstallNote(agent, dir string, user bool, written string) string {
+	var hf hookFile
+	var others []string
+	home, _ := os.UserHomeDir()
+	switch ai, ok := agentInstalls[agent]; {
+	case agent == "claude":
+		hf = claudeFile
+		userPath, _ := ClaudeUserSettings()
+		others = []string{ClaudeProjectSettings(dir), userPath}
+	case ok:
+		hf = ai.file
+		others = []string{ai.project(dir), ai.user(home)}
+		if agent == "copilot" {
+			more, _ := filepath.Glob(filepath.Join(dir, ".github", "hooks", "*.json"))
+			others = append(others, more...)
+		}
+	default:
+		return ""
+	}
+	for _, p := range others {
+		if p == "" || sameFile(p, written) {
+			continue
+		}
+		doc, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if _, _, present, err := mergeHooks(doc, p, hf); err == nil && len(present) > 0 {
+			return fmt.Sprintf("%s also runs git-loop's hooks; %s runs both, so each stop would be judged twice: remove them from one of the files", p, hf.product)
+		}
+	}
+	return ""
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(fa, fb)
+}

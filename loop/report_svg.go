@@ -29,13 +29,20 @@ type svgSeries struct {
 	Dots   []svgRect
 }
 
-// svgFigure is one drawing: its size and its shapes.
+// svgFigure is one drawing: its row labels, drawn apart so that they stay in view while a
+// long loop's plot scrolls sideways, and the plot, whose view starts at Left.
 type svgFigure struct {
-	Width, Height string
-	Rects         []svgRect
-	Texts         []svgText
-	Lines         []svgLine
-	Series        []svgSeries
+	Left, Width, Height string // Width is the plot's, from Left on
+	Labels              []svgText
+	Rects               []svgRect
+	Texts               []svgText
+	Lines               []svgLine
+	Series              []svgSeries
+}
+
+// size sets the figure's dimensions for grid g and a height.
+func (f *svgFigure) size(g grid, height float64) {
+	f.Left, f.Width, f.Height = px(g.left), px(g.width()-g.left), px(height)
 }
 
 // grid is the x axis the matrix and the timeline share: one column per iteration after
@@ -136,7 +143,7 @@ func matrixFigure(r Report, g grid) svgFigure {
 		gap = 0
 	}
 	label := func(row int, text string) {
-		f.Texts = append(f.Texts, svgText{X: px(g.left - 8), Y: px(top + float64(row)*rowHeight + 13), Anchor: "end", Class: "label", Text: text})
+		f.Labels = append(f.Labels, svgText{X: px(g.left - 8), Y: px(top + float64(row)*rowHeight + 13), Anchor: "end", Class: "label", Text: text})
 	}
 	label(0, "decision")
 	for li, l := range r.Layers {
@@ -155,15 +162,15 @@ func matrixFigure(r Report, g grid) svgFigure {
 	}
 	bottom := top + float64(rows)*rowHeight
 	f.Texts = append(f.Texts, g.ticks(bottom+12)...)
-	f.Width, f.Height = px(g.width()), px(bottom+18)
+	f.size(g, bottom+18)
 	return f
 }
 
-// panel is one of the timeline's charts: a label, its scale and where it sits.
+// panel is one of the timeline's charts: where it sits, its top value, and its labels.
 type panel struct {
-	top   float64
-	max   float64
-	label string
+	top         float64
+	max         float64
+	name, scale string
 }
 
 func (p panel) y(v float64) float64 { return p.top + panelHeight - v/p.max*panelHeight }
@@ -182,9 +189,9 @@ func timelineFigure(g grid) svgFigure {
 		}
 		hasCover = hasCover || s.Coverage != nil
 	}
-	dur := panel{top: 6, max: math.Max(maxMS, 1), label: "time · max " + formatDuration(time.Duration(maxMS)*time.Millisecond)}
-	tests := panel{top: dur.top + panelHeight + panelGap, max: math.Max(maxTests, 1), label: fmt.Sprintf("tests · max %d", int(maxTests))}
-	cover := panel{top: tests.top + panelHeight + panelGap, max: 100, label: "coverage · 0–100%"}
+	dur := panel{top: 6, max: math.Max(maxMS, 1), name: "time", scale: "max " + formatDuration(time.Duration(maxMS)*time.Millisecond)}
+	tests := panel{top: dur.top + panelHeight + panelGap, max: math.Max(maxTests, 1), name: "tests", scale: fmt.Sprintf("max %d", int(maxTests))}
+	cover := panel{top: tests.top + panelHeight + panelGap, max: 100, name: "coverage", scale: "0–100%"}
 	for _, p := range []panel{dur, tests, cover} {
 		f.frame(g, p)
 	}
@@ -205,15 +212,15 @@ func timelineFigure(g grid) svgFigure {
 	}
 	bottom := cover.top + panelHeight
 	f.Texts = append(f.Texts, g.ticks(bottom+14)...)
-	f.Width, f.Height = px(g.width()), px(bottom+20)
+	f.size(g, bottom+20)
 	return f
 }
 
 // frame draws a panel's base line and its label.
 func (f *svgFigure) frame(g grid, p panel) {
 	f.Lines = append(f.Lines, svgLine{X1: px(g.left), Y1: px(p.top + panelHeight), X2: px(g.width() - 20), Y2: px(p.top + panelHeight)})
-	f.Texts = append(f.Texts, svgText{X: px(g.left - 8), Y: px(p.top + 12), Anchor: "end", Class: "label", Text: strings.SplitN(p.label, " · ", 2)[0]},
-		svgText{X: px(g.left - 8), Y: px(p.top + 26), Anchor: "end", Class: "scale", Text: strings.SplitN(p.label+" · ", " · ", 3)[1]})
+	f.Labels = append(f.Labels, svgText{X: px(g.left - 8), Y: px(p.top + 12), Anchor: "end", Class: "label", Text: p.name},
+		svgText{X: px(g.left - 8), Y: px(p.top + 26), Anchor: "end", Class: "scale", Text: p.scale})
 }
 
 func (f *svgFigure) bar(x, w float64, p panel, v float64, class, title string) {

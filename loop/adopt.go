@@ -21,7 +21,7 @@ func (s *Store) Adopt(name string, newMax int) (string, error) {
 		return "", fmt.Errorf("%w: %q is not a fetched loop (REMOTE/NAME)", ErrBadName, name)
 	}
 	if !s.Trust {
-		return "", untrusted(name, "resume")
+		return "", untrusted(name, "")
 	}
 	release, err := lockStart(s.Repo)
 	if err != nil {

@@ -72,10 +72,15 @@ func readOnly(name string) error {
 		ErrFetched, name, remote, local, name)
 }
 
-// untrusted refuses to run fetched loop name's gates without --trust.
+// untrusted refuses to run fetched loop name's gates without --trust; command, when set, is
+// the command to run again with it.
 func untrusted(name, command string) error {
-	return fmt.Errorf("%w: %s was fetched from a remote, so its gate commands were written by someone else; read them with `git loop status %s`, then run `git loop %s %s --trust` to run them",
-		ErrUntrusted, name, name, command, name)
+	again := "pass --trust to run them (as `git loop resume " + name + " --trust`, which continues the loop here)"
+	if command != "" {
+		again = "run `git loop " + command + " " + name + " --trust` to run them"
+	}
+	return fmt.Errorf("%w: %s was fetched from a remote, so its gate commands were written by someone else; read them with `git loop status %s`, then %s",
+		ErrUntrusted, name, name, again)
 }
 
 // ListFetched returns the state of every fetched loop, named REMOTE/NAME and sorted, with the

@@ -47,7 +47,7 @@ func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loo
 	case c.Bool("fresh"):
 		return s.ResumeFresh(name, max)
 	}
-	return s.SetStatusWith(name, t, max)
+	return s.SetStatusContext(c.Context, name, t, max)
 }
 
 // Flags of start (shaping) and resume (answering checkpoints, fresh sessions).

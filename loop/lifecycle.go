@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -383,6 +384,17 @@ func (s *Store) SetStatus(name string, t Transition) (*State, error) {
 // same failure or a quiet stretch starts counting afresh. A loop that used all its
 // iterations resumes only with a higher limit.
 func (s *Store) SetStatusWith(name string, t Transition, newMax int) (*State, error) {
+	return s.SetStatusContext(context.Background(), name, t, newMax)
+}
+
+// SetStatusContext is SetStatusWith where ctx bounds the gates that confirming a colleague's
+// completion may run again (see confirmCompletion).
+func (s *Store) SetStatusContext(ctx context.Context, name string, t Transition, newMax int) (*State, error) {
+	if t == Resume && !IsFetched(name) {
+		if _, st, err := s.ReadState(name); err == nil && st.Status == StatusPaused && st.Checkpoint == CheckpointCompletion {
+			return s.confirmCompletion(ctx, name, st, newMax)
+		}
+	}
 	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
 		want, err := targetStatus(name, st, t)
 		if err != nil {

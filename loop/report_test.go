@@ -39,6 +39,8 @@ func TestReportVerdict(t *testing.T) {
 		{"assumed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "fast", Verify: VerifyAssumption}}}}, []LayerReport{pass("build")}, Monitor, "criterion fast is only assumed"},
 		{"observed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "docs", Verify: VerifyObservation}}}}, []LayerReport{pass("build")}, Ship, ""},
 		{"no gate", done, Config{}, nil, Monitor, "no gate checked the work"},
+		{"final tree judged", &State{Status: StatusCompleted, Tree: "aa", JudgedTree: "aa"}, Config{}, []LayerReport{pass("build")}, Ship, ""},
+		{"final tree not judged", &State{Status: StatusCompleted, Name: "x", Tree: "bb", JudgedTree: "aa"}, Config{}, []LayerReport{pass("build")}, Research, "not the tree the gates were last judged on"},
 		{"failure outranks a skip", done, Config{}, []LayerReport{{Gate: "lint", Final: GateSkip, Attempts: 1}, {Gate: "test", Final: GateBlocked, Attempts: 1}}, Research, "blocked"},
 	}
 	for _, tt := range tests {

@@ -3,8 +3,9 @@ package loop
 import "fmt"
 
 // verdict is the report's release decision and, unless it is SHIP, why:
-//   - RESEARCH: the loop did not complete (active, paused, cancelled), or it completed while
-//     a gate's last run failed (an exit policy that trusts the promise alone);
+//   - RESEARCH: the loop did not complete (active, paused, cancelled), it completed while
+//     a gate's last run failed (an exit policy that trusts the promise alone), or its final
+//     snapshot is not the tree its gates were last judged on;
 //   - MONITOR: it completed, but a gate was skipped or never ran, a gate's last run passed
 //     with warnings or skipped tests, the loop has no gate at all, or a criterion is only
 //     assumed;
@@ -14,6 +15,10 @@ func verdict(cfg *Config, st *State, layers []LayerReport) (string, []string) {
 		return Research, []string{notCompleted(st)}
 	}
 	var research, monitor []string
+	if len(layers) > 0 && st.JudgedTree != "" && st.Tree != st.JudgedTree {
+		research = append(research, fmt.Sprintf("the final snapshot (tree %s) is not the tree the gates were last judged on (%s): run `git loop check %s` on it",
+			short(st.Tree), short(st.JudgedTree), st.Name))
+	}
 	for _, l := range layers {
 		switch {
 		case l.Final == GatePass:

@@ -1,11 +1,13 @@
 package loop
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/snapshots"
 )
 
 // ShapeAuto runs a loop in the shape its spec scores (loop.shape and --shape default to it).
@@ -114,14 +116,20 @@ func (v Verdict) checkpoint(cfg *Config, next State, kind, warning string) Verdi
 }
 
 // resumeAtCheckpoint is a person's answer to a colleague checkpoint: at completion the loop
-// completes (the person confirmed what the gates verified), unless notDone sends the agent
-// back; elsewhere it goes on. The breakers keep counting: a checkpoint is not a trip.
+// completes (the person confirmed what the gates verified on the snapshot it records),
+// unless notDone sends the agent back; elsewhere it goes on. The breakers keep counting: a
+// checkpoint is not a trip. A confirmation of a worktree that changed since the gates
+// passed goes through confirmCompletion instead, which judges it again.
 func (s *Store) resumeAtCheckpoint(name string, tip gitstore.Hash, st *State, notDone bool, newMax int) (*change, error) {
 	next := *st
 	now := s.Now().UTC()
 	next.Checkpoint, next.UpdatedAt, next.IterationStart = "", now, now
 	snap, _ := gitstore.ParseHash(st.Snapshot)
 	if st.Checkpoint == CheckpointCompletion && !notDone {
+		if judged := judgedTree(st); st.Tree != judged {
+			return nil, fmt.Errorf("%w: loop %q: the worktree changed since its gates passed (tree %s, judged %s); run `git loop resume %s` again to judge it, or send the agent back with `git loop resume %s --not-done`",
+				ErrBusy, name, short(st.Tree), short(judged), name, name)
+		}
 		next.Status, next.Reason = StatusCompleted, "completion confirmed by user at iteration "+fmt.Sprint(st.Iteration)
 		ch := &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: %s", name, next.Reason), decision: DecideComplete}
 		cfg, err := s.ReadConfig(name, tip)
@@ -139,6 +147,138 @@ func (s *Store) resumeAtCheckpoint(name string, tip gitstore.Hash, st *State, no
 		return nil, err
 	}
 	return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: %s", name, next.Reason)}, nil
+}
+
+// judgedTree is the tree st's gates were last judged on (loops recorded before JudgedTree
+// existed judged every recorded tree).
+func judgedTree(st *State) string {
+	return orDefaultString(st.JudgedTree, st.Tree)
+}
+
+// KindConfirm is the kind of the iteration that judges the worktree again when a person
+// confirms a colleague's completion after it changed.
+const KindConfirm = "confirm"
+
+// confirmCompletion is a person's yes at a colleague's completion checkpoint. The gates
+// passed on the tree judged at the checkpoint; when the loop's worktree is no longer that
+// tree (edited or checkpointed since), it is snapshotted and the gates run on it again,
+// recorded as a judged iteration of kind confirm (even past the iteration limit: a person
+// asked for it). The loop completes only if no gate fails; a blocked gate pauses it, and a
+// failing one sends it back to active (paused when no iteration is left) with the gate's
+// output in the reason, for the agent to meet at its next stop. A worktree that is gone
+// leaves the recorded snapshot to confirm, when that is the judged tree.
+func (s *Store) confirmCompletion(ctx context.Context, name string, st *State, newMax int) (*State, error) {
+	cfg, err := s.config(name, st)
+	if err != nil {
+		return nil, err
+	}
+	judged := judgedTree(st)
+	wt, wtErr := s.worktreeOf(name, st)
+	if wtErr != nil && st.Tree != judged {
+		return nil, wtErr
+	}
+	var snap *snapshots.Result
+	if wtErr == nil {
+		if snap, err = snapshots.Take(wt); err != nil {
+			return nil, err
+		}
+	}
+	unchanged := snap == nil || snap.Tree.String() == judged && st.Tree == judged
+	var results []GateResult
+	if !unchanged {
+		results = RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree})
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("confirm the completion of loop %q: interrupted while its gates ran; nothing was recorded, confirm again with `git loop resume %s`", name, name)
+		}
+	}
+	return s.update(name, func(tip gitstore.Hash, cur *State) (*change, error) {
+		if cur.Status != StatusPaused || cur.Checkpoint != CheckpointCompletion || cur.Snapshot != st.Snapshot || cur.Iteration != st.Iteration {
+			return nil, fmt.Errorf("%w: loop %q changed while its completion was being confirmed (now %s: %s); see `git loop status %s`, then resume again", ErrBusy, name, cur.Status, cur.Reason, name)
+		}
+		if unchanged {
+			return s.resumeAtCheckpoint(name, tip, cur, false, newMax)
+		}
+		return s.confirmJudged(cfg, tip, cur, snap, results, newMax)
+	})
+}
+
+// confirmJudged records the iteration that judged a changed worktree at a completion
+// checkpoint (see confirmCompletion) and decides from its gates.
+func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *snapshots.Result, results []GateResult, newMax int) (*change, error) {
+	name := st.Name
+	next := *st
+	now := s.Now().UTC()
+	next.Iteration++
+	next.Checkpoint, next.UpdatedAt, next.IterationStart = "", now, now
+	if newMax > 0 {
+		if newMax <= next.Iteration {
+			return nil, fmt.Errorf("%w: --max-iterations %d: loop %q is at iteration %d already; give a higher limit", ErrConfig, newMax, name, next.Iteration)
+		}
+		next.MaxIterations = newMax
+	}
+	prev, _ := gitstore.ParseHash(st.Snapshot)
+	prevTree, _ := gitstore.ParseHash(st.Tree)
+	snapCommit, changed, err := s.snapshotCommit(prev, prevTree, snap.Tree, name, next.Iteration)
+	if err != nil {
+		return nil, err
+	}
+	next.Snapshot, next.Tree, next.JudgedTree = snapCommit.String(), snap.Tree.String(), snap.Tree.String()
+	passed := map[string]bool{}
+	var unmet []string
+	var failing []GateResult
+	for _, g := range results {
+		passed[g.Name] = g.Status == GatePass
+		if g.Failed() {
+			failing = append(failing, g)
+			unmet = append(unmet, "gate "+g.Name)
+		}
+	}
+	for _, c := range cfg.Criteria {
+		if c.Verify == VerifyExecution && !passed[c.Gate] {
+			unmet = append(unmet, "criterion "+c.Name)
+		}
+	}
+	const since = "the worktree changed since the gates passed"
+	layer, evidence := route(cfg, failing)
+	decision := DecideComplete
+	switch {
+	case len(unmet) == 0:
+		next.Status = StatusCompleted
+		next.Reason = fmt.Sprintf("completion confirmed by user at iteration %d: %s, and they pass on it again", next.Iteration, since)
+	case evidence.Status == GateBlocked:
+		decision, next.Status = DecidePause, StatusPaused
+		next.Reason = fmt.Sprintf("completion not confirmed: %s and gate %s is blocked and needs a person: %s", since, evidence.Name, gateLine(evidence))
+	default:
+		decision, next.Status = DecideContinue, StatusActive
+		next.Reason = fmt.Sprintf("completion not confirmed: %s and %s", since, strings.Join(unmet, ", ")+" unmet")
+		if evidence.Name != "" {
+			next.Reason = fmt.Sprintf("completion not confirmed: %s and gate %s fails: %s", since, evidence.Name, gateLine(evidence))
+		}
+		next.Reason += fmt.Sprintf(" (`git loop show %s %d`); the agent is sent back at its next stop", name, next.Iteration)
+		if next.MaxIterations > 0 && next.Iteration >= next.MaxIterations {
+			decision, next.Status = DecidePause, StatusPaused
+			next.Reason += fmt.Sprintf("; no iteration is left: `git loop resume %s --max-iterations %d`", name, next.MaxIterations*2)
+		}
+	}
+	rec := &Iteration{Number: next.Iteration, Kind: KindConfirm, At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed,
+		Files: snap.Files, Hashed: snap.Hashed, Decision: decision, Reason: next.Reason, Gates: results, Layer: layer, Unmet: unmet}
+	ch := &change{state: next, iteration: rec, snapshot: snapCommit, decision: decision,
+		subject: fmt.Sprintf("loop %s: iteration %d: %s (%s)", name, next.Iteration, decision, firstLine(next.Reason))}
+	if decision != DecideContinue {
+		if ch.files, err = s.reportFiles(cfg, &next, tip, rec); err != nil {
+			return nil, err
+		}
+	}
+	return ch, nil
+}
+
+// gateLine is the last non-empty line of a gate's output, to quote in a one-line reason.
+func gateLine(g GateResult) string {
+	line := firstLine(strings.TrimSpace(lastLines(g.Tail, 1)))
+	if line == "" {
+		return fmt.Sprintf("%s, exit %d", g.Status, g.ExitCode)
+	}
+	return line
 }
 
 // ResumeNotDone resumes a loop paused at its completion checkpoint without completing it:

@@ -44,14 +44,14 @@ func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 	if more {
 		prompt += " …"
 	}
-	fmt.Fprintf(w, "task:      %s\n", prompt)
-	fmt.Fprintf(w, "exit:      %s", cfg.Exit)
+	fmt.Fprintf(w, "task:      %s\n", terminalSafe(prompt))
+	fmt.Fprintf(w, "exit:      %s", terminalSafe(cfg.Exit))
 	for _, p := range cfg.Promises {
 		fmt.Fprintf(w, ", promise %q", p)
 	}
 	fmt.Fprintln(w)
 	for i, g := range cfg.Gates {
-		fmt.Fprintf(w, "gate %d:    %s: %s%s\n", i+1, g.Name, g.Run, gateConditions(g))
+		fmt.Fprintf(w, "gate %d:    %s: %s%s\n", i+1, terminalSafe(g.Name), terminalSafe(g.Run), terminalSafe(gateConditions(g)))
 	}
 	PrintShape(w, cfg)
 	return nil
@@ -66,12 +66,12 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 		fmt.Fprintf(w, "loop %s %s\n", st.Name, verb)
 	}
 	fmt.Fprintf(w, "loop:      %s\n", st.Name)
-	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, st.Reason)
+	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, terminalSafe(st.Reason))
 	fmt.Fprintf(w, "iteration: %s\n", formatIteration(st.Iteration, st.MaxIterations))
 	if st.Session != "" {
-		fmt.Fprintf(w, "session:   %s\n", st.Session)
+		fmt.Fprintf(w, "session:   %s\n", terminalSafe(st.Session))
 	}
-	fmt.Fprintf(w, "worktree:  %s\n", st.Worktree)
+	fmt.Fprintf(w, "worktree:  %s\n", terminalSafe(st.Worktree))
 	fmt.Fprintf(w, "snapshot:  %s\n", short(st.Snapshot))
 	fmt.Fprintf(w, "updated:   %s\n", st.UpdatedAt.Local().Format(time.DateTime))
 	fmt.Fprintf(w, "history:   git log --first-parent refs/loop/%s\n", st.Name)
@@ -93,7 +93,7 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tUPDATED\tWORKTREE")
 	for _, st := range states {
-		where := st.Worktree
+		where := terminalSafe(st.Worktree)
 		if st.Remote != "" {
 			where = "fetched from " + st.Remote
 		}

@@ -165,7 +165,8 @@ func (r Report) YAML() []byte {
 }
 
 // Markdown renders the summary a reviewer reads first: a summary box, the gates, the
-// iteration × gate matrix, the defects found and fixed, the rework, and the verdict.
+// iteration × gate matrix, the defects found and fixed, the rework, and the verdict. Control
+// characters in the loop's text are rendered visibly (see terminalSafe).
 func (r Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Loop %s: %s\n\n", r.Loop, r.Release)
@@ -191,7 +192,7 @@ func (r Report) Markdown() string {
 	for _, why := range r.ReleaseReasons {
 		fmt.Fprintf(&b, "- %s\n", mdCell(why))
 	}
-	return b.String()
+	return terminalSafe(b.String()) // it is printed to terminals: agents' and gates' text shows its controls
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }

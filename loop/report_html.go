@@ -54,7 +54,8 @@ type htmlStep struct {
 
 // HTML renders the report as one self-contained HTML page: the summary, the iteration ×
 // gate matrix and a timeline (durations, tests, coverage) as inline SVG, the defects, and
-// every iteration's diffstat.
+// every iteration's diffstat. Control characters in the loop's text are shown as escapes
+// (see terminalSafe), so the page holds none.
 func (r Report) HTML() ([]byte, error) {
 	g := newGrid(r)
 	v := htmlView{R: r, Task: r.Task, VerdictText: verdictText(r.Release), Columns: len(g.steps), Dots: g.cell >= 6,
@@ -74,7 +75,8 @@ func (r Report) HTML() ([]byte, error) {
 	if err := reportTemplate.Execute(&b, v); err != nil {
 		return nil, fmt.Errorf("render the report as HTML: %w", err)
 	}
-	return b.Bytes(), nil
+	// html/template escapes markup, not control characters: the loop's text may hold them
+	return []byte(terminalSafe(b.String())), nil
 }
 
 // htmlSummary is the summary box's lines.

@@ -197,7 +197,7 @@ func (h *History) gitDiff(ctx context.Context, w io.Writer, a, b gitstore.Hash, 
 		mode = "--color=always"
 	}
 	cmd := exec.CommandContext(ctx, "git", "--no-pager", "--git-dir", h.s.Repo.GitDir, "diff", "--no-ext-diff", mode, "--stat", "--patch", from, b.String())
-	cmd.Stdout, cmd.Stderr, cmd.Env = w, w, gitstore.CleanGitEnv()
+	cmd.Stdout, cmd.Stderr = w, w
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("git diff of the snapshots: %w", err)
 	}

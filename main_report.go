@@ -19,7 +19,7 @@ func reportCommand(out io.Writer) *cli.Command {
 			"self-contained page with the matrix and a timeline chart.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: loop.FormatMarkdown, Usage: "`FORMAT`: " + strings.Join(loop.ReportFormats, ", ")},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (atomically) instead of standard output"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (atomically; its mode kept, a symlink followed) instead of standard output (-)"},
 		},
 		Action: func(c *cli.Context) error {
 			name, err := oneName(c)
@@ -42,8 +42,8 @@ func reportCommand(out io.Writer) *cli.Command {
 				if err != nil {
 					return err
 				}
-				if path := c.String("output"); path != "" {
-					if err := loop.WriteFileAtomic(path, data); err != nil {
+				if path := c.String("output"); path != "" && path != "-" {
+					if err := loop.ReplaceFile(path, data, 0o644); err != nil {
 						return err
 					}
 					fmt.Fprintf(out, "wrote the %s report of loop %s (%s) to %s\n", format, h.Name, r.Release, path)

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // Claude Code reads hooks from its settings files (code.claude.com/docs/en/settings): the
@@ -137,21 +139,16 @@ var claudeFile = func() hookFile {
 // installHooks merges hf's hooks into the file at path, as InstallClaude describes.
 func installHooks(path string, hf hookFile) (InstallResult, error) {
 	res := InstallResult{Path: path}
-	target, err := resolveLink(path)
+	target, err := loop.ResolveLink(path)
 	if err != nil {
-		return res, err
+		return res, fmt.Errorf("hooks: %w", err)
 	}
-	perm := fs.FileMode(0o644)
 	doc, err := os.ReadFile(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		res.Created = true
 	case err != nil:
 		return res, fmt.Errorf("hooks: read %s settings: %w", hf.product, err)
-	default:
-		if fi, err := os.Stat(target); err == nil {
-			perm = fi.Mode().Perm()
-		}
 	}
 	out, added, present, err := mergeHooks(doc, path, hf)
 	if err != nil {
@@ -164,8 +161,8 @@ func installHooks(path string, hf hookFile) (InstallResult, error) {
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return res, fmt.Errorf("hooks: create the directory of %s: %w", path, err)
 	}
-	if err := writeFileAtomic(target, out, perm); err != nil {
-		return res, fmt.Errorf("hooks: write %s: %w", path, err)
+	if err := loop.ReplaceFile(target, out, 0o644); err != nil { // an existing file keeps its mode
+		return res, fmt.Errorf("hooks: %w", err)
 	}
 	return res, nil
 }
@@ -657,59 +654,6 @@ func applyEdits(doc []byte, edits []textEdit) []byte {
 
 // --- files ---
 
-// resolveLink follows a symlink at path to the file it names, so that writing replaces
-// that file rather than the link.
-func resolveLink(path string) (string, error) {
-	fi, err := os.Lstat(path)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return path, nil
-	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", fmt.Errorf("hooks: %s is a symlink to a file that cannot be reached: %w", path, err)
-	}
-	return target, nil
-}
-
-// writeFileAtomic replaces path with data: a temporary file in the same directory, synced,
-// given perm, then renamed over path.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, perm); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil { // make the rename durable where directories sync
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
 // --- the /loop slash command ---
 
 // SlashCommandName is the name of the slash command InstallSlashCommand writes.
@@ -777,8 +721,8 @@ func InstallSlashCommand(projectDir string) (InstallResult, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return res, fmt.Errorf("hooks: create %s: %w", filepath.Dir(path), err)
 	}
-	if err := writeFileAtomic(path, []byte(slashCommand), 0o644); err != nil {
-		return res, fmt.Errorf("hooks: write %s: %w", path, err)
+	if err := loop.ReplaceFile(path, []byte(slashCommand), 0o644); err != nil {
+		return res, fmt.Errorf("hooks: %w", err)
 	}
 	res.Created = true
 	res.Added = append(res.Added, what)

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
 )
 
 // Report formats of `git loop report --format`.
@@ -52,30 +53,14 @@ func (r Report) Render(format string) ([]byte, error) {
 	return nil, CheckReportFormat(format)
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the same directory and a
-// rename, so a reader sees the old file or the whole new one, never part of it.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w; check that the directory exists and is writable", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing left to remove
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+// ReplaceFile writes data to a file the user names (a report, an agent's settings): atomically,
+// following a symlink to the file it names, keeping an existing file's permissions (a new
+// one gets perm). It is gitstore.ReplaceFile, for the packages that reach gitstore through
+// loop.
+func ReplaceFile(path string, data []byte, perm fs.FileMode) error {
+	return gitstore.ReplaceFile(path, data, perm)
 }
+
+// ResolveLink is the file a symlink at path names (path itself when it is no symlink); a
+// link to nothing is an error. It is gitstore.ResolveLink.
+func ResolveLink(path string) (string, error) { return gitstore.ResolveLink(path) }

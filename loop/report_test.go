@@ -2,7 +2,6 @@ package loop
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -312,40 +311,6 @@ func TestReportMarkdownSections(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
 		}
-	}
-}
-
-// TestWriteFileAtomic: the file is replaced whole and no temporary file is left; a missing
-// directory is an error naming the file.
-func TestWriteFileAtomic(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "r.html")
-	for _, content := range []string{"first", "second, longer"} {
-		if err := WriteFileAtomic(path, []byte(content)); err != nil {
-			t.Fatal(err)
-		}
-		if got, _ := os.ReadFile(path); string(got) != content {
-			t.Fatalf("file holds %q, want %q", got, content)
-		}
-	}
-	// A reader of the old file keeps reading it whole: the new one replaces it by a rename,
-	// never by rewriting it in place.
-	old, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	if err := WriteFileAtomic(path, []byte("third")); err != nil {
-		t.Fatal(err)
-	}
-	if kept, _ := io.ReadAll(old); string(kept) != "second, longer" {
-		t.Fatalf("the old file was rewritten in place: a reader sees %q", kept)
-	}
-	if es, _ := os.ReadDir(dir); len(es) != 1 {
-		t.Fatalf("left behind: %v", es)
-	}
-	if err := WriteFileAtomic(filepath.Join(dir, "no", "r.html"), nil); err == nil || !strings.Contains(err.Error(), "no/r.html") {
-		t.Fatalf("missing directory: %v", err)
 	}
 }
 

@@ -28,6 +28,10 @@ const (
 	exitNoLoop      = 3 // the loop does not exist, or none is active here
 	exitConflict    = 4 // busy worktree, existing name, ended loop, held lock
 	exitUnsupported = 5 // not a repository, bare, reftable, sha256
+	// run's codes, as issue 4 documents them: a loop paused (by a limit, a breaker or a
+	// person) or cancelled, and an interrupted run or bisect (the shell's code for SIGINT).
+	exitPaused      = 2
+	exitInterrupted = 130
 )
 
 func main() {
@@ -61,14 +65,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "git-loop:", err)
 		return exitOK
 	}
-	if errors.Is(err, loop.ErrRunPaused) {
-		return exitPaused
+	if !errors.Is(err, loop.ErrRunPaused) { // run has said why it stopped
+		fmt.Fprintln(stderr, "git-loop:", err)
 	}
-	if errors.Is(err, loop.ErrInterrupted) {
-		fmt.Fprintln(stderr, "git-loop: interrupted; the loop is paused")
-		return exitInterrupted
-	}
-	fmt.Fprintln(stderr, "git-loop:", err)
 	return exitCode(err)
 }
 
@@ -94,6 +93,10 @@ func interruptible() (context.Context, context.CancelFunc) {
 func exitCode(err error) int {
 	var usage usageError
 	switch {
+	case errors.Is(err, loop.ErrRunPaused): // run's own code, as the issue documents it
+		return exitPaused
+	case errors.Is(err, loop.ErrInterrupted):
+		return exitInterrupted
 	case errors.Is(err, loop.ErrUntrusted), errors.Is(err, loop.ErrFetched), errors.Is(err, loop.ErrNoRemote):
 		return exitUsage
 	case errors.Is(err, loop.ErrRejected):
@@ -104,6 +107,7 @@ func exitCode(err error) int {
 	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
 		return exitNoLoop
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded), errors.Is(err, loop.ErrNotActive),
+		errors.Is(err, loop.ErrRestoreConflict),
 		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, loop.ErrRefLocked):
 		return exitConflict
 	case errors.Is(err, loop.ErrNotRepo), errors.Is(err, loop.ErrBare), errors.Is(err, loop.ErrReftable),
@@ -266,7 +270,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		scoreCommand(out),
 		reportCommand(out),
 		runCommand(out, errOut),
-		restoreCommand(out),
+		restoreCommand(out, errOut),
 		bisectCommand(out, errOut),
 		initCommand(out),
 		{
@@ -281,6 +285,9 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					st, rec, err := s.Checkpoint(name)
 					if err != nil {
 						return err
+					}
+					if rec.NotesErr != nil {
+						fmt.Fprintf(errOut, "git-loop: warning: %v\n", rec.NotesErr)
 					}
 					return loop.PrintCheckpoint(out, st, rec, c.Bool("json"))
 				})

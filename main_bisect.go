@@ -52,7 +52,12 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 				if c.Bool("json") {
 					return loop.WriteJSON(out, res)
 				}
-				fmt.Fprintf(out, "iteration %d is the first bad one (iteration %d is good; %d snapshots tested)\n", res.FirstBad, res.LastGood, res.Tested)
+				if len(res.Ambiguous) > 0 {
+					fmt.Fprintf(out, "the first bad iteration is one of %s, %d: the command could not judge the others (exit 125); iteration %d is good, %d is bad (%d snapshots tested)\n",
+						strings.Trim(fmt.Sprint(res.Ambiguous), "[]"), res.FirstBad, res.LastGood, res.FirstBad, res.Tested)
+				} else {
+					fmt.Fprintf(out, "iteration %d is the first bad one (iteration %d is good; %d snapshots tested)\n", res.FirstBad, res.LastGood, res.Tested)
+				}
 				if len(res.Untestable) > 0 {
 					fmt.Fprintf(out, "untestable, skipped: %s\n", strings.Trim(fmt.Sprint(res.Untestable), "[]"))
 				}

@@ -23,6 +23,9 @@ func historyCommands(out io.Writer) []*cli.Command {
 				if err != nil {
 					return err
 				}
+				if n := c.Int("max-count"); c.IsSet("max-count") && n <= 0 {
+					return usageError{msg: fmt.Sprintf("log -n: give a positive number of iterations (got %d); leave -n out to show them all", n)}
+				}
 				return withHistory(name, func(h *loop.History) error {
 					return loop.PrintLog(out, h, loop.LogOptions{JSON: c.Bool("json"), Color: useColor(out), Limit: c.Int("max-count")})
 				})
@@ -43,8 +46,9 @@ func historyCommands(out io.Writer) []*cli.Command {
 		},
 		{
 			Name: "diff", Usage: "the rework between two iterations: diffstat, patch, and how the agent's message changed", ArgsUsage: "[NAME] [A [B]]",
-			Description: "With no iteration, the latest against the one before; with A, A against the latest.",
-			Flags:       []cli.Flag{jsonFlag},
+			Description: "With no iteration, the latest against the one before; with A, A against the latest.\n" +
+				"A loop with only its start (iteration 0) has nothing to compare yet: diff says so.",
+			Flags: []cli.Flag{jsonFlag},
 			Action: func(c *cli.Context) error {
 				name, iters, err := nameAndIterations(c, 2)
 				if err != nil {

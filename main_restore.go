@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -10,7 +11,7 @@ import (
 )
 
 // restoreCommand is `git loop restore [NAME] ITER`.
-func restoreCommand(out io.Writer) *cli.Command {
+func restoreCommand(out, errOut io.Writer) *cli.Command {
 	return &cli.Command{
 		Name: "restore", Usage: "put the worktree back to an iteration's snapshot (the current worktree is recorded first)", ArgsUsage: "[NAME] ITER",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
@@ -31,8 +32,14 @@ func restoreCommand(out io.Writer) *cli.Command {
 				if err != nil {
 					return err
 				}
+				if res.NotesErr != nil {
+					fmt.Fprintf(errOut, "git-loop: warning: %v\n", res.NotesErr)
+				}
 				if c.Bool("json") {
 					return loop.WriteJSON(out, res)
+				}
+				if len(res.Submodules) > 0 {
+					fmt.Fprintf(out, "submodules left as they are (as git checkout leaves them): %s; `git submodule update` brings them to the recorded commits\n", strings.Join(res.Submodules, ", "))
 				}
 				fmt.Fprintf(out, "restored the worktree of loop %s to iteration %d: %d files written, %d removed\n", name, res.Restored, res.Written, res.Deleted)
 				fmt.Fprintf(out, "the worktree as it was is iteration %d: `git loop restore %s %d` brings it back\n", res.Saved, name, res.Saved)

@@ -12,13 +12,6 @@ import (
 	"github.com/git-loop/git-loop/loop"
 )
 
-// run's exit codes besides 0 and 1: a loop paused (by a limit, a breaker or a person) or
-// cancelled, and an interrupted run (the shell's convention for SIGINT).
-const (
-	exitPaused      = 2
-	exitInterrupted = 130
-)
-
 // agentArgsKey carries run's agent command (everything after --) past the flag parser,
 // which would otherwise read the agent's own flags as git-loop's.
 type agentArgsKey struct{}

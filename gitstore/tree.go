@@ -112,22 +112,33 @@ func (r *Repo) ReadPath(root Hash, path string) ([]byte, error) {
 
 // LookupPath finds the object at a slash-separated path inside tree root.
 func (r *Repo) LookupPath(root Hash, path string) (Hash, error) {
-	cur := root
+	e, err := r.LookupEntry(root, path)
+	return e.Hash, err
+}
+
+// LookupEntry finds the entry (mode and object) at a slash-separated path inside tree root.
+// A path that does not exist, or goes through something that is not a tree, is
+// ErrObjectNotFound. The root itself is a tree entry.
+func (r *Repo) LookupEntry(root Hash, path string) (TreeEntry, error) {
+	cur := TreeEntry{Mode: ModeTree, Hash: root}
 	for path != "" {
 		name, rest, _ := cutSlash(path)
-		es, err := r.ReadTree(cur)
+		if cur.Mode != ModeTree {
+			return TreeEntry{}, fmt.Errorf("look up %q in tree %s: %q is not a directory there: %w", path, root, cur.Name, ErrObjectNotFound)
+		}
+		es, err := r.ReadTree(cur.Hash)
 		if err != nil {
-			return ZeroHash, err
+			return TreeEntry{}, err
 		}
 		found := false
 		for _, e := range es {
 			if e.Name == name {
-				cur, found = e.Hash, true
+				cur, found = e, true
 				break
 			}
 		}
 		if !found {
-			return ZeroHash, fmt.Errorf("look up %q in tree %s: %w", path, root, ErrObjectNotFound)
+			return TreeEntry{}, fmt.Errorf("look up %q in tree %s: %w", path, root, ErrObjectNotFound)
 		}
 		path = rest
 	}

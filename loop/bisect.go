@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
 )
 
 // BisectOptions configure Bisect.
@@ -28,6 +30,9 @@ type BisectResult struct {
 	Tested     int    `json:"tested"`
 	Output     string `json:"output"` // the end of the command's output at FirstBad
 	Untestable []int  `json:"untestable,omitempty"`
+	// Ambiguous lists the untestable iterations between LastGood and FirstBad: the first
+	// bad one may be any of them or FirstBad (as git bisect says "could be any of").
+	Ambiguous []int `json:"ambiguous,omitempty"`
 }
 
 // Bisect errors.
@@ -35,6 +40,9 @@ var (
 	// ErrBisectRange: the good iteration fails, or the bad one passes: nothing to search.
 	ErrBisectRange = errors.New("nothing to bisect")
 )
+
+// errBisectInterrupted: Ctrl-C during a bisect (the scratch worktree is still removed).
+var errBisectInterrupted = fmt.Errorf("%w; bisect stopped, its scratch worktree removed", ErrInterrupted)
 
 // untestable is the exit code that marks an iteration as one the command cannot judge, as
 // with git bisect run.
@@ -62,23 +70,32 @@ func (s *Store) Bisect(ctx context.Context, name string, opts BisectOptions) (*B
 	res := &BisectResult{Loop: name}
 	first, last := iters[0], iters[len(iters)-1]
 	if r := b.test(first); r.outcome != outcomePass {
+		if ctx.Err() != nil {
+			return nil, errBisectInterrupted
+		}
 		return nil, b.rangeError(r, fmt.Sprintf("the command does not pass at the good iteration %d", first.Number), "--good")
 	}
 	lastRun := b.test(last)
 	if lastRun.outcome != outcomeFail {
+		if ctx.Err() != nil {
+			return nil, errBisectInterrupted
+		}
 		return nil, b.rangeError(lastRun, fmt.Sprintf("the command does not fail at the bad iteration %d", last.Number), "--bad")
 	}
 	lo, hi := 0, len(iters)-1 // iters[lo] passes, iters[hi] fails
 	bad := lastRun
 	for hi-lo > 1 {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, errBisectInterrupted
 		}
 		mid := b.pick(iters, lo, hi)
 		if mid < 0 {
 			break // only untestable iterations left between lo and hi
 		}
 		r := b.test(iters[mid])
+		if ctx.Err() != nil {
+			return nil, errBisectInterrupted
+		}
 		switch r.outcome {
 		case outcomePass:
 			lo = mid
@@ -88,6 +105,11 @@ func (s *Store) Bisect(ctx context.Context, name string, opts BisectOptions) (*B
 	}
 	res.FirstBad, res.LastGood, res.Tested, res.Output = iters[hi].Number, iters[lo].Number, b.tested, bad.output
 	res.Untestable = b.skipped
+	for _, rec := range iters[lo+1 : hi] {
+		if r, ok := b.results[rec.Tree]; ok && r.outcome == outcomeSkip {
+			res.Ambiguous = append(res.Ambiguous, rec.Number)
+		}
+	}
 	return res, nil
 }
 
@@ -183,14 +205,14 @@ func (b *bisector) run(rec *Iteration) testRun {
 	checkout := exec.CommandContext(b.ctx, "git", "checkout", "-q", "--detach", "-f", rec.Snapshot)
 	clean := exec.CommandContext(b.ctx, "git", "clean", "-q", "-ffdx")
 	for _, cmd := range []*exec.Cmd{checkout, clean} {
-		cmd.Dir = b.dir
+		cmd.Dir, cmd.Env = b.dir, gitstore.CleanGitEnv() // never the user's worktree, whatever GIT_DIR says
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot check out iteration %d: %v: %s", rec.Number, err, out)}
 		}
 	}
 	cmd := exec.Command(b.opts.Command[0], b.opts.Command[1:]...)
 	cmd.Dir = b.dir
-	cmd.Env = append(os.Environ(), fmt.Sprintf("GIT_LOOP_ITERATION=%d", rec.Number))
+	cmd.Env = append(gitstore.CleanGitEnv(), fmt.Sprintf("GIT_LOOP_ITERATION=%d", rec.Number))
 	out := NewTailBuffer(DefaultGateTailBytes)
 	timeout := b.opts.Timeout
 	if timeout <= 0 {
@@ -237,15 +259,19 @@ func (s *Store) scratchWorktree(ctx context.Context, commit string) (string, fun
 	}
 	dir := filepath.Join(parent, "worktree")
 	add := exec.CommandContext(ctx, "git", "--git-dir", s.Repo.GitDir, "worktree", "add", "-q", "--detach", "--no-checkout", dir, commit)
+	add.Env = gitstore.CleanGitEnv()
 	if out, err := add.CombinedOutput(); err != nil {
 		os.RemoveAll(parent)
 		return "", nil, fmt.Errorf("bisect: git worktree add: %v: %s", err, strings.TrimSpace(string(out)))
 	}
 	cleanup := func() {
 		rm := exec.Command("git", "--git-dir", s.Repo.GitDir, "worktree", "remove", "--force", dir)
+		rm.Env = gitstore.CleanGitEnv()
 		rm.Run()
 		os.RemoveAll(parent)
-		exec.Command("git", "--git-dir", s.Repo.GitDir, "worktree", "prune").Run()
+		prune := exec.Command("git", "--git-dir", s.Repo.GitDir, "worktree", "prune")
+		prune.Env = gitstore.CleanGitEnv()
+		prune.Run()
 	}
 	return dir, cleanup, nil
 }

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +20,8 @@ type groupRun struct {
 // runInGroup runs cmd (a gate or an agent) as the leader of a new process group and waits for
 // it to end, for timeout, or for ctx to be done. Its stdout, and its stderr unless stderr is
 // set, go to out through a pipe handed to the child itself, so that Wait returns when the
-// main process exits rather than when every holder of the pipe has closed it. A command
+// main process exits rather than when every holder of the pipe has closed it (other streams
+// are given up gatePipeGrace after that exit). A command
 // stopped early is asked to end (SIGTERM to the group), given gateKillGrace, then killed;
 // whatever the group left running is killed in every case. err is set only when cmd could
 // not be started.
@@ -33,6 +35,10 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	if stderr != nil {
 		cmd.Stderr = stderr
 	}
+	// A stdin or stderr that is not a file is copied by exec's own goroutines, which Wait
+	// waits for: a leftover child holding them (a server started with &) would hold Wait
+	// too. WaitDelay bounds that wait once the main process has exited.
+	cmd.WaitDelay = gatePipeGrace
 	setGroup(cmd)
 	start := time.Now()
 	err = cmd.Start()
@@ -86,6 +92,9 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 		}
 	}
 	run.duration = time.Since(start)
+	if errors.Is(run.waitErr, exec.ErrWaitDelay) {
+		run.waitErr = nil // it exited 0; only a leftover child still held a stream
+	}
 	// The main process is gone; kill what it left running in its group so the pipe closes.
 	group.kill()
 	if copied != nil {

@@ -32,8 +32,14 @@ type LogEntry struct {
 // GateStatus is one cell of the gate matrix.
 type GateStatus struct {
 	Name   string `json:"name"`
-	Status string `json:"status"` // a GateResult status, or "" when the gate did not run
+	Status string `json:"status"` // a GateResult status, or GateNotRun
 }
+
+// GateNotRun is a gate's status in an iteration that did not run it ("." in the matrix).
+const GateNotRun = "not-run"
+
+// decisionWidth fits the longest decision or kind a log line shows ("checkpoint").
+const decisionWidth = len("checkpoint")
 
 // gateCells are the matrix's characters, one per status, readable without colour.
 var gateCells = map[string]struct {
@@ -41,7 +47,7 @@ var gateCells = map[string]struct {
 	color string
 }{
 	GatePass: {"+", "32"}, GateFail: {"x", "31"}, GateBlocked: {"!", "33"}, GateSkip: {"-", "2"},
-	GateTimeout: {"T", "35"}, GateError: {"E", "35"}, "": {".", "2"},
+	GateTimeout: {"T", "35"}, GateError: {"E", "35"}, GateNotRun: {".", "2"},
 }
 
 // PrintLog prints one line per iteration, newest first, streaming: number, time, duration,
@@ -129,7 +135,7 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 	}
 	decision := terminalSafe(orDefaultString(e.Decision, e.Kind))
 	fmt.Fprintf(p.w, "%5d  %s  %7s  %s  %s  %s\n", e.Iteration, e.At.Local().Format("2006-01-02 15:04:05"),
-		formatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-9s", decision)), p.matrix(e.Gates), filesText(len(files)))
+		formatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates), filesText(len(files)))
 	return nil
 }
 
@@ -137,7 +143,7 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 func gateRow(gates []Gate, rec *Iteration) []GateStatus {
 	row := make([]GateStatus, len(gates))
 	for i, g := range gates {
-		row[i].Name = g.Name
+		row[i].Name, row[i].Status = g.Name, GateNotRun
 		for _, r := range rec.Gates {
 			if r.Name == g.Name {
 				row[i].Status = r.Status

@@ -112,8 +112,8 @@ func PrintCheckpoint(w io.Writer, st *State, rec *Iteration, asJSON bool) error 
 	if rec.Changed {
 		change = "tree changed"
 	}
-	fmt.Fprintf(w, "loop %s: iteration %s recorded, snapshot %s (%s; %d files, %d hashed)\n",
-		st.Name, formatIteration(rec.Number, st.MaxIterations), short(rec.Snapshot), change, rec.Files, rec.Hashed)
+	fmt.Fprintf(w, "loop %s: iteration %s recorded, snapshot %s (%s; %s, %d hashed)\n",
+		st.Name, formatIteration(rec.Number, st.MaxIterations), short(rec.Snapshot), change, filesText(rec.Files), rec.Hashed)
 	return nil
 }
 

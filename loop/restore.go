@@ -25,6 +25,10 @@ type RestoreResult struct {
 	Saved   int `json:"saved"`
 	Written int `json:"written"`
 	Deleted int `json:"deleted"`
+	// Submodules were left as they are, as git checkout leaves them: `git submodule update`.
+	Submodules []string `json:"submodules,omitempty"`
+	// NotesErr says why provenance notes were not written for the saved iteration.
+	NotesErr error `json:"-"`
 }
 
 // ErrRestoreConflict: the worktree holds something the restore would destroy that is in
@@ -56,7 +60,7 @@ func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreRes
 	if err != nil {
 		return nil, err
 	}
-	res := &RestoreResult{Name: name, Restored: iter, Saved: saved.Number}
+	res := &RestoreResult{Name: name, Restored: iter, Saved: saved.Number, NotesErr: saved.NotesErr}
 	cur, _ := gitstore.ParseHash(saved.Tree)
 	want, err := gitstore.ParseHash(target.Tree)
 	if err != nil {
@@ -66,61 +70,105 @@ func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreRes
 	if err != nil {
 		return nil, err
 	}
-	plan, err := planRestore(s.Repo, wt.WorkTree, want, paths)
+	plan, err := planRestore(s.Repo, wt.WorkTree, cur, want, paths)
 	if err != nil {
 		return res, err
 	}
 	if err := plan.apply(ctx, wt.WorkTree, want); err != nil {
 		return res, err
 	}
-	res.Written, res.Deleted = len(plan.write), len(plan.remove)
+	res.Written, res.Deleted, res.Submodules = len(plan.write), len(plan.remove), plan.skipped
 	return res, nil
 }
 
 // restorePlan is what a restore changes in the worktree.
 type restorePlan struct {
-	write  []string // paths in the restored tree, written from it
-	remove []string // paths only in the current snapshot, removed
+	write   []string // files and symlinks of the restored tree, written from it
+	remove  []string // files and symlinks only in the current snapshot (or there in place of a directory)
+	skipped []string // submodules (gitlinks), which git checkout leaves alone too
 }
 
-// planRestore sorts the changed paths into writes and removals and refuses, before anything
-// is touched, when a file must be written where a directory holds files outside the current
-// snapshot (they would be lost).
-func planRestore(r *gitstore.Repo, work string, want gitstore.Hash, paths []string) (*restorePlan, error) {
+// planRestore sorts the changed paths and refuses, before anything is touched, when the
+// restore would overwrite or remove something that is in no snapshot (an ignored file, or a
+// directory holding one), since nothing could bring it back.
+func planRestore(r *gitstore.Repo, work string, cur, want gitstore.Hash, paths []string) (*restorePlan, error) {
 	p := &restorePlan{}
 	removing := map[string]bool{}
 	for _, path := range paths {
-		if _, err := r.LookupPath(want, path); err == nil {
+		e, err := r.LookupEntry(want, path)
+		switch {
+		case errors.Is(err, gitstore.ErrObjectNotFound):
+		case err != nil:
+			return nil, err
+		case e.Mode == gitstore.ModeGitlink:
+			p.skipped = append(p.skipped, path)
+			continue
+		case e.Mode != gitstore.ModeTree:
 			p.write = append(p.write, path)
-		} else if errors.Is(err, gitstore.ErrObjectNotFound) {
-			p.remove = append(p.remove, path)
-			removing[path] = true
-		} else {
+			continue
+		}
+		// Absent from the restored tree, or a directory there: the current file goes.
+		if ce, err := r.LookupEntry(cur, path); err == nil && ce.Mode == gitstore.ModeGitlink {
+			p.skipped = append(p.skipped, path)
+			continue
+		}
+		p.remove = append(p.remove, path)
+		removing[path] = true
+	}
+	for _, path := range p.write {
+		if err := checkWritable(r, work, cur, path, removing); err != nil {
 			return nil, err
 		}
 	}
-	for _, path := range p.write {
-		abs := filepath.Join(work, filepath.FromSlash(path))
-		fi, err := os.Lstat(abs)
-		if err != nil || !fi.IsDir() {
-			continue
+	return p, nil
+}
+
+// checkWritable refuses a write at path when the worktree holds, at path or at one of its
+// parent directories, something the current snapshot does not have.
+func checkWritable(r *gitstore.Repo, work string, cur gitstore.Hash, path string, removing map[string]bool) error {
+	parts := strings.Split(path, "/")
+	for i := 1; i <= len(parts); i++ {
+		at := strings.Join(parts[:i], "/")
+		fi, err := os.Lstat(filepath.Join(work, filepath.FromSlash(at)))
+		if err != nil {
+			return nil // nothing there: the rest of the path is created
 		}
-		var kept []string
-		filepath.WalkDir(abs, func(f string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				rel, _ := filepath.Rel(work, f)
-				if !removing[filepath.ToSlash(rel)] {
-					kept = append(kept, filepath.ToSlash(rel))
+		if fi.IsDir() {
+			if i == len(parts) {
+				if kept := unsnapshotted(work, at, removing); len(kept) > 0 {
+					return fmt.Errorf("%w: %s must become a file again, but the directory there holds %s, which no snapshot has (ignored?); move it away and restore again",
+						ErrRestoreConflict, at, strings.Join(kept[:min(len(kept), 3)], ", "))
 				}
 			}
-			return nil
-		})
-		if len(kept) > 0 {
-			return nil, fmt.Errorf("%w: %s must become a file again, but the directory there holds %s, which no snapshot has (ignored?); move it away and restore again",
-				ErrRestoreConflict, path, strings.Join(kept[:min(len(kept), 3)], ", "))
+			continue
+		}
+		if _, err := r.LookupEntry(cur, at); err != nil {
+			what := "would be overwritten"
+			if i < len(parts) {
+				what = "is where the restored tree has a directory"
+			}
+			return fmt.Errorf("%w: %s %s, and the current snapshot does not hold it (ignored?), so nothing could bring it back; move it away and restore again", ErrRestoreConflict, at, what)
+		}
+		if i < len(parts) && !removing[at] {
+			return nil // a snapshotted file the plan does not remove: git reports it
 		}
 	}
-	return p, nil
+	return nil
+}
+
+// unsnapshotted lists the files under dir that the restore would not remove itself.
+func unsnapshotted(work, dir string, removing map[string]bool) []string {
+	var kept []string
+	filepath.WalkDir(filepath.Join(work, filepath.FromSlash(dir)), func(f string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(work, f)
+			if !removing[filepath.ToSlash(rel)] {
+				kept = append(kept, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	return kept
 }
 
 // apply removes, then writes through git checkout-index from a scratch index of the
@@ -164,7 +212,7 @@ func (p *restorePlan) apply(ctx context.Context, work string, want gitstore.Hash
 func gitIn(ctx context.Context, work, index string, stdin *bytes.Buffer, args ...string) error {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+index)
+	cmd.Env = append(gitstore.CleanGitEnv(), "GIT_INDEX_FILE="+index)
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}
@@ -205,6 +253,7 @@ func (s *Store) recordSnapshot(name, kind, reason string, allow func(*State) err
 		return nil, nil, err
 	}
 	var rec *Iteration
+	var recorded *change
 	st, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
 		if err := allow(st); err != nil {
 			return nil, err
@@ -219,46 +268,70 @@ func (s *Store) recordSnapshot(name, kind, reason string, allow func(*State) err
 		}
 		now := s.Now().UTC()
 		next.Snapshot, next.Tree, next.UpdatedAt = snapCommit.String(), snap.Tree.String(), now
-		if !st.Ended() {
-			next.Reason = kind
+		if st.Status == StatusActive {
+			next.Reason = kind // a paused loop keeps the reason it was paused for
 		}
 		rec = &Iteration{Number: next.Iteration, Kind: kind, At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed,
 			Files: snap.Files, Hashed: snap.Hashed, Reason: reason}
-		return &change{state: next, iteration: rec, snapshot: snapCommit, subject: fmt.Sprintf("loop %s: %s, iteration %d", name, kind, next.Iteration)}, nil
+		recorded = &change{state: next, iteration: rec, snapshot: snapCommit, subject: fmt.Sprintf("loop %s: %s, iteration %d", name, kind, next.Iteration)}
+		return recorded, nil
 	})
+	if err == nil && rec != nil && recorded != nil {
+		rec.NotesErr = recorded.notesErr
+	}
 	return st, rec, err
 }
 
 // ResumeFrom resumes a paused loop from iteration iter: the worktree is restored to that
 // iteration's snapshot (the current one recorded first, see Restore), the loop becomes
-// active (with newMax as for a resume), and the thrashing breaker forgets the trees recorded
-// after iter, since going back there was the person's choice.
+// active (with newMax as for a resume), and the thrashing breaker forgets iter's tree and
+// every tree recorded after it, since going back there was the person's choice. At a
+// colleague's completion checkpoint, going back means "not done": the loop never completes
+// by being resumed from an earlier iteration.
 func (s *Store) ResumeFrom(ctx context.Context, name string, iter, newMax int) (*State, *RestoreResult, error) {
 	_, st, err := s.ReadState(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st.Status != StatusPaused {
-		return nil, nil, fmt.Errorf("%w: loop %q is %s; --from continues a paused loop (pause it first: `git loop pause %s`)", ErrNotActive, name, st.Status, name)
+		how := fmt.Sprintf("pause it first: `git loop pause %s`", name)
+		if st.Ended() {
+			how = fmt.Sprintf("restore its worktree with `git loop restore %s %d` and start a new loop", name, iter)
+		}
+		return nil, nil, fmt.Errorf("%w: --from continues a paused loop, and loop %q is %s; %s", ErrNotActive, name, st.Status, how)
 	}
 	res, err := s.Restore(ctx, name, iter)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := s.SetStatusWith(name, Resume, newMax); err != nil {
+	h, err := s.OpenHistory(name)
+	if err != nil {
 		return nil, res, err
 	}
-	next, err := s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+	target, err := h.Get(iter)
+	if err != nil {
+		return nil, res, err
+	}
+	next, err := s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
+		if st.Status != StatusPaused {
+			return nil, fmt.Errorf("%w: loop %q is %s now", ErrNotActive, name, st.Status)
+		}
 		n := *st
+		if err := raiseLimit(name, &n, newMax); err != nil {
+			return nil, err
+		}
 		var trees []TreeAt
 		for _, t := range st.Breakers.Trees {
-			if t.Iteration <= iter {
+			if t.Iteration < iter && t.Tree != target.Tree {
 				trees = append(trees, t)
 			}
 		}
-		n.Breakers.Trees, n.Reason = trees, fmt.Sprintf("resumed from iteration %d", iter)
+		now := s.Now().UTC()
+		n.Status, n.Checkpoint, n.UpdatedAt, n.IterationStart = StatusActive, "", now, now
+		n.Breakers = Breakers{Trees: trees}
+		n.Reason = fmt.Sprintf("resumed from iteration %d", iter)
 		snap, _ := gitstore.ParseHash(st.Snapshot)
-		return &change{state: n, snapshot: snap, subject: fmt.Sprintf("loop %s: resumed from iteration %d", name, iter)}, nil
+		return &change{state: n, snapshot: snap, subject: fmt.Sprintf("loop %s: resumed from iteration %d", name, iter), decision: decisionOf(Resume)}, nil
 	})
 	return next, res, err
 }

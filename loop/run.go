@@ -247,7 +247,7 @@ func (d *driver) interrupted(iter int) (*DriveResult, error) {
 	if err := d.s.PauseWith(d.name, reason); err != nil {
 		d.say("could not pause the loop: %v", err)
 	}
-	return &DriveResult{Name: d.name, Decision: "interrupted", Reason: reason, Iterations: iter}, ErrInterrupted
+	return &DriveResult{Name: d.name, Decision: "interrupted", Reason: reason, Iterations: iter}, fmt.Errorf("%w; the loop is paused", ErrInterrupted)
 }
 
 // ended reports a loop that stopped running without completing.

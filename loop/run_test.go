@@ -2,8 +2,12 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -84,5 +88,63 @@ func TestStatusLineText(t *testing.T) {
 	want := "git-loop run fix · iteration 2/10 · 1m5s (this one 1m5s) · gates passing 1/2 · last: continue"
 	if got := l.text(); got != want {
 		t.Errorf("status line\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestRunAgentLeftoverChild: an agent that leaves a child holding its stderr (a dev server
+// started with &) ends when the agent does, not at the run's timeout.
+func TestRunAgentLeftoverChild(t *testing.T) {
+	var stderr strings.Builder
+	opts := DriveOptions{Agent: []string{"sh", "-c", "sleep 30 >&2 & echo done"}, Timeout: 20 * time.Second, AgentStderr: &lockedWriter{w: &stderr}}
+	began := time.Now()
+	run := runAgent(context.Background(), opts, t.TempDir(), "prompt", newStatusLine(io.Discard, false, "x", &Config{}, time.Now))
+	if took := time.Since(began); took > 10*time.Second {
+		t.Fatalf("the agent's run took %v: a leftover child held it", took)
+	}
+	if !strings.Contains(run.output, "done") || run.exitCode != 0 {
+		t.Errorf("run = %+v", run)
+	}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// TestLockRunOneAtATime: a second lock on the same loop is refused while the first is held,
+// an empty or stale lock never lets two runs in, and release frees it.
+func TestLockRunOneAtATime(t *testing.T) {
+	dir := newTestRepo(t)
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := lockRun(s.Repo, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockRun(s.Repo, "x"); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second lock: %v, want ErrBusy", err)
+	}
+	release()
+	path := filepath.Join(s.Repo.CommonDir, "loop", "run-x.lock")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("release left the lock: %v", err)
+	}
+	os.WriteFile(path, []byte("999999999\n"), 0o644) // a dead holder
+	release, err = lockRun(s.Repo, "x")
+	if err != nil {
+		t.Fatalf("a dead holder's lock was not taken over: %v", err)
+	}
+	release()
+	os.WriteFile(path, nil, 0o644) // being written by someone (or garbage): held
+	if _, err := lockRun(s.Repo, "x"); !errors.Is(err, ErrBusy) {
+		t.Fatalf("an empty lock: %v, want ErrBusy", err)
 	}
 }

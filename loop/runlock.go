@@ -14,29 +14,49 @@ import (
 	"github.com/git-loop/git-loop/gitstore"
 )
 
-// lockRun makes sure one `git loop run` drives a loop at a time: it creates
-// <gitdir>/loop/run-<name>.lock holding its pid, exclusively. A lock whose process is gone
-// (a crash, a kill -9) is taken over. release removes it.
+// lockRun makes sure one `git loop run` drives a loop at a time: it links a file holding its
+// pid to <commondir>/loop/run-<name>.lock (a link is created whole or not at all, so the
+// lock never exists without its pid). A lock whose process is gone (a crash, a kill -9) is
+// taken over; release removes the lock only while it is still ours.
 func lockRun(r *gitstore.Repo, name string) (release func(), err error) {
 	path := filepath.Join(r.CommonDir, "loop", "run-"+name+".lock")
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("lock loop %s for run: %w", name, err)
 	}
-	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	me := os.Getpid()
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".run-lock-*")
+	if err != nil {
+		return nil, fmt.Errorf("lock loop %s for run: %w", name, err)
+	}
+	fmt.Fprintf(tmp, "%d\n", me)
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	for attempt := 0; attempt < 3; attempt++ {
+		err := os.Link(tmp.Name(), path)
 		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(path) }, nil
+			return func() {
+				if lockHolder(path) == me {
+					os.Remove(path)
+				}
+			}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("lock loop %s for run: %w", name, err)
 		}
 		pid := lockHolder(path)
-		if pid > 0 && processAlive(pid) {
+		if pid <= 0 || processAlive(pid) {
 			return nil, fmt.Errorf("%w: another `git loop run` (pid %d) is driving loop %s; stop it first (or remove %s if that process is not git-loop)", ErrBusy, pid, name, path)
 		}
-		os.Remove(path) // its process is gone: take over
+		// Its process is gone: move the stale lock aside (rename is atomic, so of two
+		// processes taking over only one succeeds) and try again.
+		aside := path + fmt.Sprintf(".stale-%d", me)
+		if os.Rename(path, aside) == nil {
+			if holder := lockHolder(aside); holder != pid { // a live lock taken meanwhile: give it back
+				os.Rename(aside, path)
+				return nil, fmt.Errorf("%w: another `git loop run` (pid %d) is driving loop %s", ErrBusy, holder, name)
+			}
+			os.Remove(aside)
+		}
 	}
 	return nil, fmt.Errorf("%w: cannot take the run lock %s of loop %s; remove it if no run is going on", ErrBusy, path, name)
 }

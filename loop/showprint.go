@@ -153,6 +153,9 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 	if from == Latest {
 		from = to - 1
 	}
+	if from < 0 { // only the start: no iteration before it to compare with
+		return nothingToCompare(w, h, to, opts)
+	}
 	b, err := h.Get(to)
 	if err != nil {
 		return err
@@ -186,6 +189,16 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 	return nil
 }
 
+// nothingToCompare answers a diff of a loop that has only iteration to (its start): there
+// is no iteration before it, which is said plainly rather than diffed against the base.
+func nothingToCompare(w io.Writer, h *History, to int, opts ShowOptions) error {
+	if opts.JSON {
+		return writeJSON(w, DiffView{Loop: h.Name, From: to, To: to, Diffstat: []FileStat{}, MessageDiff: []MessageLine{}})
+	}
+	fmt.Fprintf(w, "loop %s has only iteration %d (its start): nothing to compare yet; `git loop show %s %d` shows what it recorded\n", h.Name, to, h.Name, to)
+	return nil
+}
+
 // gitDiff runs git diff --stat --patch between two trees, writing to w.
 func (h *History) gitDiff(ctx context.Context, w io.Writer, a, b gitstore.Hash, color bool) error {
 	from := a.String()
@@ -197,7 +210,7 @@ func (h *History) gitDiff(ctx context.Context, w io.Writer, a, b gitstore.Hash, 
 		mode = "--color=always"
 	}
 	cmd := exec.CommandContext(ctx, "git", "--no-pager", "--git-dir", h.s.Repo.GitDir, "diff", "--no-ext-diff", mode, "--stat", "--patch", from, b.String())
-	cmd.Stdout, cmd.Stderr = w, w
+	cmd.Stdout, cmd.Stderr, cmd.Env = w, w, gitstore.CleanGitEnv()
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("git diff of the snapshots: %w", err)
 	}

@@ -111,6 +111,9 @@ type Iteration struct {
 	Tokens   int64         `json:"tokens,omitempty"`
 	Session  string        `json:"session,omitempty"`
 	Duration time.Duration `json:"duration_ns,omitempty"` // snapshot, gates and decision
+	// NotesErr, set when the iteration was just recorded, says why its provenance notes
+	// were not written (the iteration itself was); it is not stored.
+	NotesErr error `json:"-"`
 }
 
 // Errors of loop operations, mapped to exit codes in one place by the CLI.

@@ -18,8 +18,8 @@ var trustFlag = &cli.BoolFlag{Name: "trust", Usage: "run a fetched loop's (REMOT
 func shareCommands(out io.Writer) []*cli.Command {
 	return []*cli.Command{
 		{
-			Name: "push", Usage: "push loops (refs/loop/*) and their provenance notes to a remote, never forced", ArgsUsage: "[REMOTE] [NAME…]",
-			Description: "REMOTE defaults to origin; NAME… to every loop. Snapshots holding likely secrets are refused.",
+			Name: "push", Usage: "push loops (refs/loop/*) and their provenance notes to a remote, never forced", ArgsUsage: "[REMOTE] [NAME|LOCAL:THEIRS…]",
+			Description: "REMOTE defaults to origin; NAME… to every loop; LOCAL:THEIRS pushes loop LOCAL as the remote's loop THEIRS. Snapshots holding likely secrets are refused.",
 			Flags:       []cli.Flag{&cli.BoolFlag{Name: "allow-secrets", Usage: "push even when snapshots hold likely secrets (.env*, *.pem, ssh or PEM private keys)"}},
 			Action: func(c *cli.Context) error {
 				return withStore(func(s *loop.Store) error {
@@ -36,7 +36,7 @@ func shareCommands(out io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "fetch", Usage: "fetch a remote's loops to refs/remotes/REMOTE/loop/* and merge its provenance notes", ArgsUsage: "[REMOTE]",
+			Name: "fetch", Usage: "fetch a remote's loops to refs/loop-remotes/REMOTE/* and merge its provenance notes", ArgsUsage: "[REMOTE]",
 			Description: "Read a fetched loop as REMOTE/NAME: git loop log origin/fix. Its gate commands run only with --trust.",
 			Action: func(c *cli.Context) error {
 				if c.NArg() > 1 {
@@ -55,9 +55,10 @@ func shareCommands(out io.Writer) []*cli.Command {
 	}
 }
 
-// pushArgs splits push's [REMOTE] [NAME…]: the first argument is the remote when it is a
-// configured remote, a URL or a path with a '/', or a directory that is not also a loop's
-// name; otherwise every argument is a loop name.
+// pushArgs splits push's [REMOTE] [NAME|LOCAL:THEIRS…]: the first argument is the remote
+// when it is a configured remote, a URL or a path with a '/' that names no fetched loop
+// (REMOTE/NAME, which push refuses), or a directory that is not also a loop's name;
+// otherwise every argument is a loop name.
 func pushArgs(s *loop.Store, args []string) (string, []string, error) {
 	if len(args) == 0 {
 		return "", nil, nil
@@ -66,7 +67,22 @@ func pushArgs(s *loop.Store, args []string) (string, []string, error) {
 	if first == "" {
 		return "", nil, usageError{msg: "the remote is empty; name a remote (see `git remote`) or leave it out for origin"}
 	}
-	if s.IsRemote(first) || strings.ContainsAny(first, ":/") {
+	if s.IsRemote(first) {
+		return first, args[1:], nil
+	}
+	if remote, _, ok := strings.Cut(first, "/"); ok && loop.CheckReadName(first) == nil {
+		// REMOTE/NAME: a fetched loop, or one of a remote's not fetched yet (unless a
+		// directory of that path is meant); a loop's name, which Push refuses as read-only.
+		if _, _, err := s.ReadState(first); err == nil || (s.IsRemote(remote) && !isDir(first)) {
+			return "", args, nil
+		}
+	}
+	if local, _, ok := strings.Cut(first, ":"); ok && loop.CheckName(local) == nil {
+		if _, _, err := s.ReadState(local); err == nil {
+			return "", args, nil // LOCAL:THEIRS
+		}
+	}
+	if strings.ContainsAny(first, ":/") {
 		return first, args[1:], nil
 	}
 	if loop.CheckName(first) == nil {

@@ -10,8 +10,11 @@ import (
 )
 
 // Fetched loops: `git loop fetch REMOTE` brings a remote's loops to
-// refs/remotes/REMOTE/loop/NAME, and reading commands name them REMOTE/NAME (a loop name is
-// one ref component, so the '/' cannot be a local loop's). They are read-only here, and
+// refs/loop-remotes/REMOTE/NAME, and reading commands name them REMOTE/NAME (a loop name is
+// one ref component, so the '/' cannot be a local loop's). The namespace is git-loop's own,
+// not git's refs/remotes/: there, `git fetch --prune` would delete them as stale
+// remote-tracking branches, and a remote branch named loop/NAME would replace one. They
+// are read-only here, and
 // their stored gate commands are someone else's: a command that would run them (check,
 // resume, run) refuses unless the person passed --trust (Store.Trust).
 
@@ -22,11 +25,8 @@ var (
 	ErrFetched = errors.New("a fetched loop is read-only")
 )
 
-// remoteLoopsPrefix and remoteLoopsInfix make a fetched loop's ref: refs/remotes/R/loop/N.
-const (
-	remoteLoopsPrefix = "refs/remotes/"
-	remoteLoopsInfix  = "/loop/"
-)
+// remoteLoopsPrefix starts a fetched loop's ref: refs/loop-remotes/REMOTE/NAME.
+const remoteLoopsPrefix = "refs/loop-remotes/"
 
 // IsFetched reports whether name names a fetched loop (REMOTE/NAME).
 func IsFetched(name string) bool { return strings.Contains(name, "/") }
@@ -46,7 +46,7 @@ func LocalName(name string) string {
 
 // RemoteRefName is the ref of loop local fetched from remote.
 func RemoteRefName(remote, local string) string {
-	return remoteLoopsPrefix + remote + remoteLoopsInfix + local
+	return remoteLoopsPrefix + remote + "/" + local
 }
 
 // CheckReadName validates the name of a loop to read: a loop name (CheckName), or
@@ -84,20 +84,17 @@ func untrusted(name, command string) error {
 }
 
 // ListFetched returns the state of every fetched loop, named REMOTE/NAME and sorted, with the
-// refs under refs/remotes/*/loop/ that are not loops described in skipped.
+// refs under refs/loop-remotes/ that are not loops described in skipped.
 func (s *Store) ListFetched() (loops []*State, skipped []string, err error) {
 	refs, err := s.Repo.ListRefs(remoteLoopsPrefix)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list fetched loops: %w", err)
 	}
 	for _, ref := range refs {
-		remote, local, ok := strings.Cut(strings.TrimPrefix(ref.Name, remoteLoopsPrefix), remoteLoopsInfix)
-		if !ok || strings.Contains(remote, "/") {
-			continue // a remote-tracking branch
-		}
-		name := remote + "/" + local
+		name := strings.TrimPrefix(ref.Name, remoteLoopsPrefix)
+		remote, _, _ := strings.Cut(name, "/")
 		if err := CheckReadName(name); err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%q is not a valid loop name)", ref.Name, local))
+			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%v)", ref.Name, err))
 			continue
 		}
 		st, err := s.loadState(name, ref.Hash)

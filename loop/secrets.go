@@ -83,21 +83,24 @@ type secretScan struct {
 // ScanSecrets searches the snapshots of the loops named for likely secrets: files named
 // .env*, *.pem or like an ssh private key (id_rsa* and kin, not *.pub), and files whose first
 // MiB holds a "-----BEGIN … PRIVATE KEY-----" header. Each file is reported once per loop, at
-// the first iteration that holds it. With remote set, the iterations that remote already has
-// (as its remote-tracking ref refs/remotes/REMOTE/loop/NAME says, set by a fetch or a push)
-// are not searched again: what is there cannot be taken back, and a push sends what is new.
+// the first iteration that holds it. A name may be LOCAL:THEIRS, for loop LOCAL pushed under
+// the remote's name THEIRS. With remote set, the iterations that remote already has (as its
+// fetched copy refs/loop-remotes/REMOTE/THEIRS says, set by a fetch or a push) are not
+// searched again: what is there cannot be taken back, and a push sends what is new.
 func (s *Store) ScanSecrets(names []string, remote string) ([]SecretFinding, error) {
 	sc := &secretScan{r: s.Repo, content: map[gitstore.Hash]string{}, reported: map[string]bool{}}
-	for _, name := range names {
-		if err := s.scanLoop(sc, name, remote); err != nil {
+	for _, n := range names {
+		name, theirs := splitPushName(n)
+		if err := s.scanLoop(sc, name, theirs, remote); err != nil {
 			return nil, fmt.Errorf("scan loop %s for secrets: %w", name, err)
 		}
 	}
 	return sc.found, nil
 }
 
-// scanLoop searches loop name's iterations, oldest first, after those remote has.
-func (s *Store) scanLoop(sc *secretScan, name, remote string) error {
+// scanLoop searches loop name's iterations, oldest first, after those remote has of it as
+// its loop theirs.
+func (s *Store) scanLoop(sc *secretScan, name, theirs, remote string) error {
 	h, err := s.OpenHistory(name)
 	if err != nil {
 		return err
@@ -107,7 +110,7 @@ func (s *Store) scanLoop(sc *secretScan, name, remote string) error {
 		return err
 	}
 	sc.seen = map[gitstore.Hash]bool{} // a loop's findings name its own iterations
-	pushed := s.pushedIteration(h, remote)
+	pushed := s.pushedIteration(h, remote, theirs)
 	for i := len(recs) - 1; i >= 0; i-- {
 		rec := recs[i]
 		tree, err := gitstore.ParseHash(rec.Tree)
@@ -125,22 +128,22 @@ func (s *Store) scanLoop(sc *secretScan, name, remote string) error {
 	return nil
 }
 
-// pushedIteration is the last iteration of loop h that remote has, by its remote-tracking
-// ref, when that holds this loop's history; -1 when it has none (or remote is "").
-func (s *Store) pushedIteration(h *History, remote string) int {
-	theirName := remote + "/" + h.Name
+// pushedIteration is the last iteration of loop h that remote has as its loop theirs, by
+// its fetched copy, when that holds this loop's history; -1 when it has none (or remote is "").
+func (s *Store) pushedIteration(h *History, remote, theirs string) int {
+	theirName := remote + "/" + theirs
 	if remote == "" || CheckReadName(theirName) != nil {
 		return -1
 	}
-	_, theirs, err := s.ReadState(theirName)
+	_, fetched, err := s.ReadState(theirName)
 	if err != nil {
 		return -1 // never fetched or pushed there, or not a loop: search everything
 	}
-	mine, err := h.Get(theirs.Iteration)
-	if err != nil || mine.Snapshot != theirs.Snapshot {
+	mine, err := h.Get(fetched.Iteration)
+	if err != nil || mine.Snapshot != fetched.Snapshot {
 		return -1 // another loop of that name (the push will be rejected), or rewritten
 	}
-	return theirs.Iteration
+	return fetched.Iteration
 }
 
 // markKnown marks snapshot tree t, which the remote has, as searched: its subtrees and files

@@ -12,7 +12,7 @@ import (
 
 // Sharing: `git loop push` sends loops (refs/loop/*) and their provenance notes
 // (refs/notes/loop) to a remote, never forced; `git loop fetch` brings a remote's loops to
-// refs/remotes/REMOTE/loop/* and merges its notes into refs/notes/loop. Both run the user's
+// refs/loop-remotes/REMOTE/* and merges its notes into refs/notes/loop. Both run the user's
 // own git (gitstore.RunGit), so credentials and ssh configuration work as for git itself.
 
 var (
@@ -28,9 +28,11 @@ const fetchNotesPrefix = "refs/notes/git-loop-fetch/"
 
 // PushOptions are the inputs of Push.
 type PushOptions struct {
-	Remote       string   // a configured remote or a URL; "" for the default remote
-	Names        []string // the loops; none for every loop
-	AllowSecrets bool     // push even when snapshots hold likely secrets
+	Remote string // a configured remote or a URL; "" for the default remote
+	// Names are the loops (none for every loop), each NAME or LOCAL:THEIRS to push loop
+	// LOCAL to the remote's refs/loop/THEIRS.
+	Names        []string
+	AllowSecrets bool // push even when snapshots hold likely secrets
 }
 
 // PushReport is what a push did.
@@ -91,11 +93,14 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	}
 	// The tips are read before the search and pushed by name, so what is pushed is what was
 	// searched (a loop that moves meanwhile only grows: the search saw a superset).
-	tips := map[string]gitstore.Hash{}
+	tips := map[string]gitstore.Hash{} // by the remote's name of the loop
+	locals := map[string]string{}      // the remote's name → the local loop
 	for _, n := range names {
-		if tips[n], err = s.readTip(n); err != nil {
+		local, theirs := splitPushName(n)
+		if tips[theirs], err = s.readTip(local); err != nil {
 			return nil, err
 		}
+		locals[theirs] = local
 	}
 	tracked := "" // a configured remote has remote-tracking refs; a URL has none
 	if s.IsRemote(remote) {
@@ -112,7 +117,8 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	}
 	var specs []string
 	for _, n := range names {
-		specs = append(specs, tips[n].String()+":"+RefName(n)) // no '+': never forced
+		_, theirs := splitPushName(n)
+		specs = append(specs, tips[theirs].String()+":"+RefName(theirs)) // no '+': never forced
 	}
 	if _, err := s.Repo.ReadRef(NotesRef); err == nil {
 		specs = append(specs, NotesRef+":"+NotesRef)
@@ -122,7 +128,7 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	if err := s.trackPushed(tracked, rep.Refs, tips); err != nil {
 		return rep, err
 	}
-	if err := rejected(remote, rep.Refs); err != nil {
+	if err := rejected(remote, rep.Refs, locals); err != nil {
 		return rep, err
 	}
 	if gitErr != nil {
@@ -131,20 +137,21 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	return rep, nil
 }
 
-// trackPushed moves the remote-tracking ref of each loop the remote took
-// (refs/remotes/REMOTE/loop/NAME) to what was pushed, as git does for branches, so the next
-// push searches only newer iterations for secrets and `git loop log REMOTE/NAME` is current.
+// trackPushed moves the fetched copy of each loop the remote took
+// (refs/loop-remotes/REMOTE/NAME, by the remote's name) to what was pushed, as git does for
+// branches, so the next push searches only newer iterations for secrets and
+// `git loop log REMOTE/NAME` is current. tips are by the remote's names.
 func (s *Store) trackPushed(remote string, refs []gitstore.PushResult, tips map[string]gitstore.Hash) error {
 	if remote == "" {
 		return nil
 	}
 	for _, r := range refs {
-		local, ok := strings.CutPrefix(r.To, "refs/loop/")
-		pushed, known := tips[local]
+		theirs, ok := strings.CutPrefix(r.To, "refs/loop/")
+		pushed, known := tips[theirs]
 		if !ok || !known || r.Rejected() || r.Flag == '-' {
 			continue
 		}
-		ref := RemoteRefName(remote, local)
+		ref := RemoteRefName(remote, theirs)
 		old, err := s.Repo.ReadRef(ref)
 		if err != nil && !errors.Is(err, gitstore.ErrRefNotFound) {
 			return fmt.Errorf("after the push: %w", err)
@@ -156,7 +163,15 @@ func (s *Store) trackPushed(remote string, refs []gitstore.PushResult, tips map[
 	return nil
 }
 
-// pushNames checks the loops named, or lists every loop when none is.
+// splitPushName splits push's LOCAL:THEIRS (or NAME, pushed under its own name).
+func splitPushName(n string) (local, theirs string) {
+	if local, theirs, ok := strings.Cut(n, ":"); ok {
+		return local, theirs
+	}
+	return n, n
+}
+
+// pushNames checks the loops named (NAME or LOCAL:THEIRS), or lists every loop when none is.
 func (s *Store) pushNames(names []string) ([]string, error) {
 	if len(names) == 0 {
 		all, _, err := s.List(true)
@@ -171,28 +186,55 @@ func (s *Store) pushNames(names []string) ([]string, error) {
 		}
 		return names, nil
 	}
+	seen := map[string]string{}
 	for _, n := range names {
-		if IsFetched(n) {
-			return nil, fmt.Errorf("%w: %s is a fetched loop; push pushes this repository's own loops (see `git loop list --all`)", ErrBadName, n)
+		local, theirs := splitPushName(n)
+		if IsFetched(local) {
+			return nil, pushFetched(local)
 		}
-		if err := CheckName(n); err != nil {
+		if err := CheckName(local); err != nil {
 			return nil, err
 		}
-		if _, err := s.readTip(n); err != nil {
+		if err := CheckName(theirs); err != nil {
+			return nil, fmt.Errorf("push %s as %q: %w", local, theirs, err)
+		}
+		if other, dup := seen[theirs]; dup && other != local {
+			return nil, fmt.Errorf("%w: loops %s and %s would both be pushed to refs/loop/%s; push one under another name (LOCAL:NAME)", ErrBadName, other, local, theirs)
+		}
+		seen[theirs] = local
+		if _, err := s.readTip(local); err != nil {
 			return nil, err
 		}
 	}
 	return names, nil
 }
 
-// rejected explains the refs the remote refused, with the way to a push that succeeds.
-func rejected(remote string, refs []gitstore.PushResult) error {
+// pushFetched refuses to push fetched loop name: it is read-only here, and push sends this
+// repository's own loops.
+func pushFetched(name string) error {
+	remote, local, _ := splitFetched(name)
+	return fmt.Errorf("%w: %s names %s's loop %s, fetched or to fetch; push sends this repository's own loops (`git loop push %s %s` pushes yours named %s), or continue that one here first with `git loop resume %s --trust`",
+		ErrFetched, name, remote, local, remote, local, local, name)
+}
+
+// rejected explains the refs the remote refused, with the way to a push that succeeds;
+// locals maps the remote's loop names to the local loops pushed there.
+func rejected(remote string, refs []gitstore.PushResult, locals map[string]string) error {
 	var lines []string
 	for _, r := range refs {
 		if !r.Rejected() {
 			continue
 		}
-		fix := "the remote's loop of this name has iterations yours has not (another person's loop, or this one continued elsewhere); read it with `git loop fetch " + remote + "` and `git loop log " + remote + "/" + LocalName(strings.TrimPrefix(r.To, "refs/loop/")) + "`"
+		theirs := strings.TrimPrefix(r.To, "refs/loop/")
+		local := locals[theirs]
+		if local == "" {
+			local = theirs
+		}
+		// Fetching does not help: the fetched loop goes to refs/loop-remotes/, and the same
+		// push is rejected again. The two histories diverged; push never forces, so the way
+		// through is another name on the remote.
+		fix := fmt.Sprintf("the remote's loop %s is not an ancestor of yours: the two diverged (another person's loop of this name, or this one continued elsewhere), and push never replaces it; push yours under another name with `git loop push %s %s:%s-2` (any name the remote lacks), and read theirs with `git loop fetch %s` and `git loop log %s/%s`",
+			theirs, remote, local, local, remote, remote, theirs)
 		if r.To == NotesRef {
 			fix = "the remote has notes you do not: run `git loop fetch " + remote + "` (it merges them) and push again"
 		}
@@ -215,7 +257,7 @@ type FetchReport struct {
 	NotesMerged bool     // the remote had provenance notes, merged into refs/notes/loop
 }
 
-// Fetch brings remote's loops to refs/remotes/REMOTE/loop/* (replacing the previous copies,
+// Fetch brings remote's loops to refs/loop-remotes/REMOTE/* (replacing the previous copies,
 // as git's remote-tracking refs are) and merges its provenance notes into refs/notes/loop,
 // keeping every line of both sides (git notes merge -s cat_sort_uniq): never overwritten.
 func (s *Store) Fetch(ctx context.Context, remote string) (*FetchReport, error) {
@@ -226,7 +268,10 @@ func (s *Store) Fetch(ctx context.Context, remote string) (*FetchReport, error) 
 		}
 	}
 	if !s.IsRemote(remote) {
-		return nil, fmt.Errorf("%w %q: fetch takes a configured remote's name (see `git remote`), whose loops go to refs/remotes/NAME/loop/; add one with `git remote add NAME URL`", ErrNoRemote, remote)
+		return nil, fmt.Errorf("%w %q: fetch takes a configured remote's name (see `git remote`), whose loops go to refs/loop-remotes/NAME/; add one with `git remote add NAME URL`", ErrNoRemote, remote)
+	}
+	if strings.Contains(remote, "/") {
+		return nil, fmt.Errorf("%w: fetch from remote %q: its name holds a '/', so its loops could not be read as REMOTE/NAME; rename it with `git remote rename %s NEW`", ErrConfig, remote, remote)
 	}
 	tmp := fetchNotesPrefix + remote + "/"
 	specs := []string{"+refs/loop/*:" + RemoteRefName(remote, "*"), "+" + NotesRef + "*:" + tmp + "loop*"}

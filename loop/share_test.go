@@ -84,7 +84,7 @@ func FuzzCheckReadName(f *testing.F) {
 		if CheckName(LocalName(name)) != nil {
 			t.Fatalf("%q is accepted but its loop name %q is not", name, LocalName(name))
 		}
-		if fetched := strings.HasPrefix(ref, "refs/remotes/"); fetched != IsFetched(name) || (!fetched && !strings.HasPrefix(ref, "refs/loop/")) {
+		if fetched := strings.HasPrefix(ref, "refs/loop-remotes/"); fetched != IsFetched(name) || (!fetched && !strings.HasPrefix(ref, "refs/loop/")) {
 			t.Fatalf("%q maps to %q", name, ref)
 		}
 	})
@@ -240,4 +240,46 @@ func hexes(hs []gitstore.Hash) []string {
 func sorted(s []string) []string {
 	sort.Strings(s)
 	return s
+}
+
+// TestRejectedSaysWhatWorks: a rejected loop is explained as a divergence with the push that
+// works (under another name), not a fetch that leads to the same rejection; rejected notes
+// are fetched (merged) first.
+func TestRejectedSaysWhatWorks(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		refs   []gitstore.PushResult
+		locals map[string]string
+		want   []string
+	}{
+		{"none rejected", []gitstore.PushResult{{Flag: '*', To: "refs/loop/fix"}}, nil, nil},
+		{"loop", []gitstore.PushResult{{Flag: '!', To: "refs/loop/fix", Summary: "[rejected]", Reason: "fetch first"}}, map[string]string{"fix": "fix"},
+			[]string{"refs/loop/fix [rejected] (fetch first)", "the two diverged", "`git loop push origin fix:fix-2`", "`git loop log origin/fix`"}},
+		{"loop pushed under another name", []gitstore.PushResult{{Flag: '!', To: "refs/loop/theirs", Summary: "[rejected]", Reason: "non-fast-forward"}}, map[string]string{"theirs": "mine"},
+			[]string{"the remote's loop theirs", "`git loop push origin mine:mine-2`", "`git loop log origin/theirs`"}},
+		{"notes", []gitstore.PushResult{{Flag: '!', To: NotesRef, Summary: "[rejected]", Reason: "fetch first"}}, nil,
+			[]string{"refs/notes/loop [rejected]", "run `git loop fetch origin` (it merges them) and push again"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := rejected("origin", tc.refs, tc.locals)
+			if (err == nil) != (tc.want == nil) {
+				t.Fatalf("rejected = %v, want an error: %v", err, tc.want != nil)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q lacks %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestSplitPushName(t *testing.T) {
+	for _, tc := range []struct{ in, local, theirs string }{
+		{"fix", "fix", "fix"}, {"fix:fix-2", "fix", "fix-2"}, {"a:b:c", "a", "b:c"},
+	} {
+		if l, th := splitPushName(tc.in); l != tc.local || th != tc.theirs {
+			t.Errorf("splitPushName(%q) = %q, %q; want %q, %q", tc.in, l, th, tc.local, tc.theirs)
+		}
+	}
 }

@@ -63,10 +63,11 @@ type TranscriptMark struct {
 }
 
 // check reports why st is not a complete state of loop name: every state git-loop writes
-// names its loop, its worktree, a known status and its latest snapshot commit.
+// names its loop, its worktree, a known status and its latest snapshot commit. A fetched
+// loop may name another: it was pushed under another name (`git loop push R LOCAL:THEIRS`).
 func (s *State) check(name string) error {
 	switch {
-	case s.Name != LocalName(name):
+	case s.Name != LocalName(name) && !IsFetched(name):
 		return fmt.Errorf("state.json names loop %q", s.Name)
 	case s.Worktree == "":
 		return errors.New("state.json has no worktree")

@@ -94,7 +94,7 @@ func (s *State) Ended() bool { return s.Status == StatusCompleted || s.Status ==
 // Iteration is the record of one iteration, stored under iterations/.
 type Iteration struct {
 	Number   int       `json:"iteration"`
-	Kind     string    `json:"kind"` // "start", "checkpoint", "stop" (a hook), "run" (the driver)
+	Kind     string    `json:"kind"` // "start", "checkpoint", "stop" (a hook), "run" (the driver), "adopt" (a fetched loop continued here)
 	At       time.Time `json:"at"`
 	Snapshot string    `json:"snapshot"`
 	Tree     string    `json:"tree"`

@@ -187,6 +187,12 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					return err
 				}
 				return withStore(func(s *loop.Store) error {
+					// A reading command: with no name, the active loop or else the last one
+					// that ran here, as log, show, diff and report take.
+					name, err := s.ResolveRecent(name)
+					if err != nil {
+						return err
+					}
 					st, cfg, err := s.Status(name)
 					if err != nil {
 						return err

@@ -22,10 +22,12 @@ type GitOutput struct {
 }
 
 // RunGit runs `git args…` in the repository's worktree and returns what it printed. A git that
-// exits non-zero returns its output and an error holding its last stderr line.
+// exits non-zero returns its output and an error holding its last stderr line. The child
+// finds the repository from the worktree, never from GIT_DIR and kin inherited from a git
+// hook or `git --git-dir=… loop`, which could point it at another repository.
 func (r *Repo) RunGit(ctx context.Context, args ...string) (GitOutput, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.WorkTree
+	cmd.Dir, cmd.Env = r.WorkTree, CleanGitEnv()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

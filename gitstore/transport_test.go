@@ -98,3 +98,36 @@ func TestGitComplaint(t *testing.T) {
 		}
 	}
 }
+
+// TestRunGitIgnoresCallersRepoEnv: git run by RunGit acts on the repository it was opened
+// for even when the caller's environment points git elsewhere, as a git hook's or
+// `git --git-dir=… loop`'s does.
+func TestRunGitIgnoresCallersRepoEnv(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	_, other := refsNewRepo(t)
+	refsGit(t, dir, "commit", "-q", "--allow-empty", "-m", "mine")
+	refsGit(t, other, "commit", "-q", "--allow-empty", "-m", "other's")
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"GIT_DIR", map[string]string{"GIT_DIR": filepath.Join(other, ".git")}},
+		{"GIT_DIR and GIT_WORK_TREE", map[string]string{"GIT_DIR": filepath.Join(other, ".git"), "GIT_WORK_TREE": other}},
+		{"GIT_COMMON_DIR", map[string]string{"GIT_COMMON_DIR": filepath.Join(other, ".git")}},
+		{"GIT_OBJECT_DIRECTORY", map[string]string{"GIT_OBJECT_DIRECTORY": filepath.Join(other, ".git", "objects")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			out, err := r.RunGit(context.Background(), "log", "-1", "--format=%s")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(out.Stdout); got != "mine" {
+				t.Errorf("git read %q: it acted on another repository", got)
+			}
+		})
+	}
+}

@@ -341,13 +341,11 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 	if err != nil {
 		return loop.StartOptions{}, err
 	}
-	opts := loop.StartOptions{Name: name, Session: c.String("session")}
-	if opts.Session == "" {
-		opts.Session = os.Getenv("CLAUDE_CODE_SESSION_ID")
+	opts := loop.StartOptions{Name: name}
+	if opts.Flags, opts.Session, opts.Force, err = startSettings(c); err != nil {
+		return opts, err
 	}
 	f := &opts.Flags
-	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
-	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
 	if p := c.String("prompt-file"); p != "" {
 		if f.Prompt != "" {
 			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}
@@ -364,6 +362,15 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 		}
 		f.Prompt = string(data)
 	}
+	return opts, nil
+}
+
+// startSettings reads the flags start, run and import share (all but the prompt file): the
+// settings they override, the agent session to bind (default $CLAUDE_CODE_SESSION_ID) and
+// --force.
+func startSettings(c *cli.Context) (f loop.Settings, session string, force bool, err error) {
+	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
+	f.Shape = c.String("shape")
 	if c.IsSet("max-iterations") {
 		n := c.Int("max-iterations")
 		f.MaxIterations = &n
@@ -371,11 +378,15 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 	for _, g := range c.StringSlice("gate") {
 		gate, err := loop.ParseGateFlag(g)
 		if err != nil {
-			return opts, err
+			return f, "", false, err
 		}
 		f.Gates = append(f.Gates, gate)
 	}
-	return opts, nil
+	session = c.String("session")
+	if session == "" {
+		session = os.Getenv("CLAUDE_CODE_SESSION_ID")
+	}
+	return f, session, c.Bool("force"), nil
 }
 
 // oneName returns the optional NAME argument, refusing extra arguments.

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -57,23 +56,10 @@ func parseImport(c *cli.Context) (loop.ImportOptions, error) {
 	}
 	opts.File, opts.Name = c.Args().Get(0), c.Args().Get(1)
 	opts.Format, opts.DryRun = c.String("format"), c.Bool("dry-run")
-	opts.Session = c.String("session")
-	if opts.Session == "" {
-		opts.Session = os.Getenv("CLAUDE_CODE_SESSION_ID")
-	}
-	f := &opts.Flags
-	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
-	f.Shape, opts.Force = c.String("shape"), c.Bool("force")
-	if c.IsSet("max-iterations") {
-		n := c.Int("max-iterations")
-		f.MaxIterations = &n
-	}
-	for _, g := range c.StringSlice("gate") {
-		gate, err := loop.ParseGateFlag(g)
-		if err != nil {
-			return opts, err
-		}
-		f.Gates = append(f.Gates, gate)
+	var err error
+	opts.Flags, opts.Session, opts.Force, err = startSettings(c)
+	if err != nil {
+		return opts, err
 	}
 	return opts, nil
 }

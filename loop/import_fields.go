@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -269,13 +268,13 @@ func splitFrontMatter(text string) (front, body string, ok bool) {
 }
 
 // yamlLine is how yaml.v3 names a line of the front matter.
-var yamlLine = regexp.MustCompile(`\bline (\d+):`)
+var yamlLine = lazyRegexp(`\bline (\d+):`)
 
 // fileLines renumbers the lines a YAML error names from the front matter's to the file's
 // (the front matter starts on line 2, after the opening ---).
 func fileLines(msg string) string {
-	return yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
-		n, err := strconv.Atoi(yamlLine.FindStringSubmatch(m)[1])
+	return yamlLine().ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(yamlLine().FindStringSubmatch(m)[1])
 		if err != nil {
 			return m
 		}

@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -44,10 +43,10 @@ func parseRalph(im *Imported, text string) error {
 }
 
 // stravinskyLog is the body the Stravinsky stop hook writes in place of the prompt.
-var stravinskyLog = regexp.MustCompile(`^Iteration \d+ in progress$`)
+var stravinskyLog = lazyRegexp(`^Iteration \d+ in progress$`)
 
 // iterationHeading starts the per-iteration notes Stravinsky appends below the prompt.
-var iterationHeading = regexp.MustCompile(`(?m)^## Iteration\b`)
+var iterationHeading = lazyRegexp(`(?m)^## Iteration\b`)
 
 // parseStravinsky reads .stravinsky/continuation-loop.md as Stravinsky writes it
 // (.claude/commands/strav/loop.md and .claude/hooks/stop_hook.py in the stravinsky
@@ -61,12 +60,12 @@ func parseStravinsky(im *Imported, text string) error {
 		return err
 	}
 	prompt := body
-	if loc := iterationHeading.FindStringIndex(body); loc != nil {
+	if loc := iterationHeading().FindStringIndex(body); loc != nil {
 		prompt = body[:loc[0]]
-		im.skip("%d iteration notes (## Iteration …): the new loop's history is its own commits", len(iterationHeading.FindAllStringIndex(body, -1)))
+		im.skip("%d iteration notes (## Iteration …): the new loop's history is its own commits", len(iterationHeading().FindAllStringIndex(body, -1)))
 	}
 	prompt = strings.TrimSpace(prompt)
-	if stravinskyLog.MatchString(prompt) {
+	if stravinskyLog().MatchString(prompt) {
 		return importError(im.File, "it records no prompt: Stravinsky's stop hook replaced it with "+`"`+prompt+`"`, "start the loop with `git loop start -p TASK`")
 	}
 	if prompt == "" {

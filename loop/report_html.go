@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -15,7 +16,7 @@ var reportHTML string
 
 // reportTemplate is the HTML report: one self-contained page, inline CSS and SVG, no
 // script and no external asset. html/template escapes every value put in it.
-var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
+var reportTemplate = sync.OnceValue(func() *template.Template { return template.Must(template.New("report").Parse(reportHTML)) })
 
 // htmlView is what the HTML template shows, pre-formatted.
 type htmlView struct {
@@ -72,7 +73,7 @@ func (r Report) HTML() ([]byte, error) {
 		v.Steps = append(v.Steps, htmlStepOf(r, s))
 	}
 	var b bytes.Buffer
-	if err := reportTemplate.Execute(&b, v); err != nil {
+	if err := reportTemplate().Execute(&b, v); err != nil {
 		return nil, fmt.Errorf("render the report as HTML: %w", err)
 	}
 	// html/template escapes markup, not control characters: the loop's text may hold them

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -29,7 +28,7 @@ type SecretFinding struct {
 // secretScanBytes bounds how much of each file is searched for a private key header.
 const secretScanBytes = 1 << 20
 
-var privateKeyHeader = regexp.MustCompile(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
+var privateKeyHeader = lazyRegexp(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
 
 // envTemplates end the names of .env files that are templates, committed by design.
 var envTemplates = []string{".example", ".sample", ".template", ".dist"}
@@ -64,7 +63,7 @@ func secretContent(data []byte) string {
 	if len(data) > secretScanBytes {
 		data = data[:secretScanBytes]
 	}
-	if privateKeyHeader.Match(data) {
+	if privateKeyHeader().Match(data) {
 		return "holds a private key"
 	}
 	return ""

@@ -16,7 +16,7 @@ export PATH=$work/bin:$PATH
 goroot=$(go env GOROOT)
 export HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig
 mkdir -p "$HOME"
-printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[gc]\n\tauto = 0\n' >"$GIT_CONFIG_GLOBAL"
+printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[gc]\n\tauto = 0\n[loop]\n\tshape = tool\n' >"$GIT_CONFIG_GLOBAL"
 
 
 now() { echo "${EPOCHREALTIME/./}"; }           # microseconds, no fork

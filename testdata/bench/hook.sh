@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 (cd "$root" && go build -o "$work/bin/git-loop" .)
 export HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig PATH=$work/bin:$PATH
 mkdir -p "$HOME"
-printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n' >"$GIT_CONFIG_GLOBAL"
+printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[loop]\n\tshape = tool\n' >"$GIT_CONFIG_GLOBAL"
 
 now() { echo "${EPOCHREALTIME/./}"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

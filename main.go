@@ -186,13 +186,9 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				if err != nil {
 					return err
 				}
-				return withStore(func(s *loop.Store) error {
-					// A reading command: with no name, the active loop or else the last one
-					// that ran here, as log, show, diff and report take.
-					name, err := s.ResolveRecent(name)
-					if err != nil {
-						return err
-					}
+				// A reading command: with no name, the active loop or else the last one that
+				// ran here, as log, show, diff and report take.
+				return withRecent(name, func(s *loop.Store, name string) error {
 					st, cfg, err := s.Status(name)
 					if err != nil {
 						return err

@@ -39,11 +39,7 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return withStore(func(s *loop.Store) error {
-				name, err := s.ResolveRecent(name)
-				if err != nil {
-					return err
-				}
+			return withRecent(name, func(s *loop.Store, name string) error {
 				res, err := s.Bisect(c.Context, name, loop.BisectOptions{Good: c.Int("good"), Bad: c.Int("bad"),
 					Command: command, Timeout: c.Duration("timeout"), Progress: errOut})
 				if err != nil {

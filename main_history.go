@@ -95,16 +95,24 @@ func nameAndIterations(c *cli.Context, max int) (string, []int, error) {
 
 // withHistory opens the history of loop name (or this worktree's active or latest loop).
 func withHistory(name string, fn func(*loop.History) error) error {
-	return withStore(func(s *loop.Store) error {
-		name, err := s.ResolveRecent(name)
-		if err != nil {
-			return err
-		}
+	return withRecent(name, func(s *loop.Store, name string) error {
 		h, err := s.OpenHistory(name)
 		if err != nil {
 			return err
 		}
 		return fn(h)
+	})
+}
+
+// withRecent runs fn on loop name, or, for a reading command given none, the loop active in
+// this worktree or else the last one that ran here (loop.Store.ResolveRecent).
+func withRecent(name string, fn func(s *loop.Store, name string) error) error {
+	return withStore(func(s *loop.Store) error {
+		name, err := s.ResolveRecent(name)
+		if err != nil {
+			return err
+		}
+		return fn(s, name)
 	})
 }
 

@@ -23,11 +23,7 @@ func restoreCommand(out, errOut io.Writer) *cli.Command {
 			if iters[0] == loop.Latest {
 				return usageError{msg: "restore needs the iteration to go back to, e.g. `git loop restore 3`; see `git loop log`"}
 			}
-			return withStore(func(s *loop.Store) error {
-				name, err := s.ResolveRecent(name)
-				if err != nil {
-					return err
-				}
+			return withRecent(name, func(s *loop.Store, name string) error {
 				res, err := s.Restore(c.Context, name, iters[0])
 				if err != nil {
 					return err

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,6 +95,11 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 	stop.CountTokens = transcriptCounter(in.transcript)
 	stop.ReadCommands = commandReader(in.transcript)
 	res, err := store.Stop(ctx, name, stop)
+	if errors.Is(err, loop.ErrInterrupted) { // the agent stopped the hook: judge its next stop
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop stays as it was\n", in.hook, name, err)
+		ans.letStop(io.Stdout, io.Stderr, "")
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; letting the agent stop and pausing the loop\n", in.hook, name, err)
 		paused := "paused"

@@ -83,6 +83,11 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		commands = append(commands, ran...)
 	}
 	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
+	if ctx.Err() != nil {
+		// Interrupted (Ctrl-C, or the agent killing its hook) while the gates ran: their
+		// results say nothing about the work, so nothing is recorded and the loop is as it was.
+		return nil, fmt.Errorf("%w while the gates ran (%v); nothing was recorded", ErrInterrupted, context.Cause(ctx))
+	}
 	var out StopResult
 	var recorded *change
 	_, err = s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {

@@ -85,9 +85,11 @@ func readError(path string, err error) error {
 	return fmt.Errorf("hooks: read transcript %s: %w", path, err)
 }
 
-// openTranscript opens a regular file for reading and returns its size.
+// openTranscript opens a regular file for reading and returns its size. It opens without
+// blocking, so a transcript path naming a FIFO (or a device) is refused below instead of
+// waiting forever for a writer, which would trap the agent in its stop hook.
 func openTranscript(path string) (*os.File, int64, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, 0, fmt.Errorf("hooks: open transcript: %w", err)
 	}

@@ -1,0 +1,8 @@
+//go:build unix
+
+package hooks
+
+import "syscall"
+
+// openNonblock opens a file without waiting for a writer (a FIFO), where that can happen.
+const openNonblock = syscall.O_NONBLOCK

@@ -51,16 +51,24 @@ func (h *History) blobAt(tree gitstore.Hash, path string) ([]byte, error) {
 	if tree.IsZero() {
 		return nil, nil
 	}
-	id, err := h.s.Repo.LookupPath(tree, path)
+	e, err := h.s.Repo.LookupEntry(tree, path)
 	if errors.Is(err, gitstore.ErrObjectNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	t, data, err := h.s.Repo.ReadObject(id)
-	if err != nil || t != gitstore.BlobObject {
-		return nil, err // a gitlink's commit is not here; it counts as no text
+	if e.Mode == gitstore.ModeGitlink {
+		// A submodule or nested repository: its commit lives in its own repository. Count
+		// it as git diff shows it, one line naming the commit.
+		return []byte("Subproject commit " + e.Hash.String() + "\n"), nil
+	}
+	t, data, err := h.s.Repo.ReadObject(e.Hash)
+	if err != nil {
+		return nil, err
+	}
+	if t != gitstore.BlobObject {
+		return nil, nil
 	}
 	return data, nil
 }

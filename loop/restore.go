@@ -43,6 +43,9 @@ var ErrRestoreConflict = errors.New("restore would lose files")
 // removed only when the current snapshot holds them; ignored files are never removed. The
 // index, HEAD and refs other than the loop's are not touched.
 func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreResult, error) {
+	if IsFetched(name) {
+		return nil, readOnly(name)
+	}
 	h, err := s.OpenHistory(name)
 	if err != nil {
 		return nil, err
@@ -51,29 +54,34 @@ func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreRes
 	if err != nil {
 		return nil, err
 	}
-	wt, err := s.worktreeOf(name, h.State)
-	if err != nil {
-		return nil, err
-	}
-	anyStatus := func(*State) error { return nil } // the worktree is saved even past the limit or the end
-	_, saved, err := s.recordSnapshot(name, "restore", fmt.Sprintf("the worktree before restoring iteration %d", iter), anyStatus)
-	if err != nil {
-		return nil, err
-	}
-	res := &RestoreResult{Name: name, Restored: iter, Saved: saved.Number, NotesErr: saved.NotesErr}
-	cur, _ := gitstore.ParseHash(saved.Tree)
 	want, err := gitstore.ParseHash(target.Tree)
 	if err != nil {
 		return nil, fmt.Errorf("%w: iteration %d has no tree", ErrCorrupt, iter)
 	}
-	paths, err := s.Repo.ChangedPaths(cur, want)
+	wt, err := s.worktreeOf(name, h.State)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := planRestore(s.Repo, wt.WorkTree, cur, want, paths)
+	// Plan on a snapshot of the worktree as it is, so a refusal records nothing; record
+	// that same snapshot once the plan holds.
+	snap, err := snapshots.Take(wt)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
+	paths, err := s.Repo.ChangedPaths(snap.Tree, want)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planRestore(s.Repo, wt.WorkTree, snap.Tree, want, paths)
+	if err != nil {
+		return nil, err
+	}
+	anyStatus := func(*State) error { return nil } // the worktree is saved even past the limit or the end
+	_, saved, err := s.recordTaken(name, "restore", fmt.Sprintf("the worktree before restoring iteration %d", iter), anyStatus, snap)
+	if err != nil {
+		return nil, err
+	}
+	res := &RestoreResult{Name: name, Restored: iter, Saved: saved.Number, NotesErr: saved.NotesErr}
 	if err := plan.apply(ctx, wt.WorkTree, want); err != nil {
 		return res, err
 	}
@@ -235,6 +243,11 @@ func pruneEmptyDirs(work, dir string) {
 // recordSnapshot records the loop's worktree as a new iteration of kind (with reason) when
 // allow accepts the loop's state. Checkpoints and restores use it.
 func (s *Store) recordSnapshot(name, kind, reason string, allow func(*State) error) (*State, *Iteration, error) {
+	return s.recordTaken(name, kind, reason, allow, nil)
+}
+
+// recordTaken is recordSnapshot with the snapshot already taken (nil: take it now).
+func (s *Store) recordTaken(name, kind, reason string, allow func(*State) error, snap *snapshots.Result) (*State, *Iteration, error) {
 	_, cur, err := s.ReadState(name)
 	if err != nil {
 		return nil, nil, err
@@ -242,15 +255,17 @@ func (s *Store) recordSnapshot(name, kind, reason string, allow func(*State) err
 	if err := allow(cur); err != nil {
 		return nil, nil, err
 	}
-	wt, err := s.worktreeOf(name, cur)
-	if err != nil {
-		return nil, nil, err
-	}
-	prefetched := s.prefetch(name, cur.Iteration+1)
-	snap, err := snapshots.Take(wt)
-	<-prefetched
-	if err != nil {
-		return nil, nil, err
+	if snap == nil {
+		wt, err := s.worktreeOf(name, cur)
+		if err != nil {
+			return nil, nil, err
+		}
+		prefetched := s.prefetch(name, cur.Iteration+1)
+		snap, err = snapshots.Take(wt)
+		<-prefetched
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	var rec *Iteration
 	var recorded *change

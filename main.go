@@ -51,7 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	args, agent, hasAgent := splitAgent(args)
 	args, err := flagsFirst(app.Commands, args)
 	if err == nil && !hasAgent {
-		err = missingCommand(args)
+		err = missingCommand(args[1])
 	}
 	if err == nil {
 		ctx, stop := interruptible()

@@ -10,9 +10,9 @@ import (
 	"github.com/git-loop/git-loop/loop"
 )
 
-// missingCommand is the usage error of a run or bisect without "--".
-func missingCommand(args []string) error {
-	if len(args) > 1 && args[1] == "bisect" {
+// missingCommand is the usage error of a run or bisect (command) without "--".
+func missingCommand(command string) error {
+	if command == "bisect" {
 		return usageError{msg: "bisect needs the test command after --, e.g. `git loop bisect -- go test ./...`"}
 	}
 	return usageError{msg: "run needs the agent command after --, e.g. `git loop run -p 'fix the tests' -- claude -p`"}
@@ -33,7 +33,7 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 		Action: func(c *cli.Context) error {
 			command, _ := c.Context.Value(agentArgsKey{}).([]string)
 			if len(command) == 0 {
-				return missingCommand([]string{"", "bisect"})
+				return missingCommand("bisect")
 			}
 			name, err := oneName(c)
 			if err != nil {

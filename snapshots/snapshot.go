@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -75,37 +73,6 @@ func take(r *gitstore.Repo) (*Result, error) {
 		}
 	}
 	return &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending)}, nil
-}
-
-// trackedIndex answers questions about the index: which paths are tracked, and which
-// directories contain tracked paths.
-type trackedIndex struct {
-	entries map[string]*gitstore.IndexEntry
-	paths   []string // sorted
-	modTime time.Time
-}
-
-func newTrackedIndex(idx *gitstore.Index) *trackedIndex {
-	t := &trackedIndex{entries: make(map[string]*gitstore.IndexEntry, len(idx.Entries)), modTime: idx.ModTime}
-	for i := range idx.Entries {
-		e := &idx.Entries[i]
-		if prev, ok := t.entries[e.Path]; ok && prev.Stage == 0 {
-			continue
-		}
-		if _, ok := t.entries[e.Path]; !ok {
-			t.paths = append(t.paths, e.Path)
-		}
-		t.entries[e.Path] = e
-	}
-	sort.Strings(t.paths)
-	return t
-}
-
-// hasUnder reports whether any tracked path lies inside directory dir.
-func (t *trackedIndex) hasUnder(dir string) bool {
-	prefix := dir + "/"
-	i := sort.SearchStrings(t.paths, prefix)
-	return i < len(t.paths) && strings.HasPrefix(t.paths[i], prefix)
 }
 
 // usableHash returns the index's object name for a file whose stat data still match the

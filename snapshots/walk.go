@@ -90,7 +90,7 @@ func (s *snapshotter) walk() (*node, error) {
 		return nil, err
 	}
 	root := &node{}
-	q := newWalkQueue(subdir{node: root, matcher: m})
+	q := newWalkQueue(subdir{node: root, matcher: m, tracked: s.tracked.all()})
 	var wg sync.WaitGroup
 	for i := 0; i < walkWorkers(); i++ {
 		wg.Add(1)
@@ -236,7 +236,8 @@ type subdir struct {
 	node     *node
 	matcher  *ignore.Matcher
 	excluded bool
-	dir      *openedDir // opened by the parent (relative to its descriptor), or nil
+	dir      *openedDir  // opened by the parent (relative to its descriptor), or nil
+	tracked  trackedSpan // the index's paths inside the directory
 }
 
 // maxOpenedAhead bounds the directories opened ahead by their parents and still queued.
@@ -285,13 +286,13 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 		}
 		rel := join(n.rel, name)
 		if de.kind == kindDir {
-			if sub := s.dirEntry(n, rel, name, abs, m, excluded); sub != nil {
+			if sub := s.dirEntry(n, job.tracked, rel, name, abs, m, excluded); sub != nil {
 				s.openAhead(dir, sub, name)
 				subs = append(subs, *sub)
 			}
 			continue
 		}
-		added, err := s.fileEntry(n, dir, cached, &block[used], rel, name, m, excluded)
+		added, err := s.fileEntry(n, dir, cached, &block[used], job.tracked.entry(rel), rel, name, m, excluded)
 		if err != nil {
 			s.closeAhead(subs)
 			return nil, err
@@ -373,9 +374,9 @@ func join(dir, name string) string {
 
 // dirEntry handles a subdirectory: a submodule or nested repository becomes a gitlink, an
 // ignored directory is skipped unless it holds tracked files, anything else is visited.
-func (s *snapshotter) dirEntry(n *node, rel, name, parentAbs string, m *ignore.Matcher, excluded bool) *subdir {
+func (s *snapshotter) dirEntry(n *node, tracked trackedSpan, rel, name, parentAbs string, m *ignore.Matcher, excluded bool) *subdir {
 	abs := filepath.Join(parentAbs, name)
-	e := s.tracked.entries[rel]
+	e := tracked.entry(rel)
 	if e != nil && e.Mode == gitstore.ModeGitlink {
 		h, err := nestedHead(abs)
 		if err != nil {
@@ -384,7 +385,8 @@ func (s *snapshotter) dirEntry(n *node, rel, name, parentAbs string, m *ignore.M
 		s.addFile(n, &fileEntry{name: name, rel: rel, mode: gitstore.ModeGitlink, hash: h})
 		return nil
 	}
-	underTracked := s.tracked.hasUnder(rel)
+	inside := tracked.under(rel)
+	underTracked := !inside.empty()
 	ign := excluded || m.Match(rel, true)
 	if !underTracked && isNestedRepo(abs) {
 		if ign {
@@ -403,14 +405,13 @@ func (s *snapshotter) dirEntry(n *node, rel, name, parentAbs string, m *ignore.M
 	}
 	sub := &node{rel: rel}
 	n.dirs = append(n.dirs, sub)
-	return &subdir{node: sub, matcher: m, excluded: ign}
+	return &subdir{node: sub, matcher: m, excluded: ign, tracked: inside}
 }
 
 // fileEntry handles a file or symlink: tracked ones are always kept, untracked ones unless
 // ignored; the object name comes from the index, the cache, or is queued for hashing.
-// f is storage for the entry; the result says whether it was used.
-func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *fileEntry, rel, name string, m *ignore.Matcher, excluded bool) (bool, error) {
-	e := s.tracked.entries[rel]
+// e is its index entry or nil; f is storage for the entry; the result says whether it was used.
+func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *fileEntry, e *gitstore.IndexEntry, rel, name string, m *ignore.Matcher, excluded bool) (bool, error) {
 	if e != nil && e.SkipWorktree {
 		return false, nil // kept from the index by addKept, as git add leaves sparse entries alone
 	}
@@ -487,8 +488,8 @@ func (s *snapshotter) addFile(n *node, f *fileEntry) {
 
 // addKept puts back index entries git add -A leaves alone: skip-worktree (sparse) entries.
 func (s *snapshotter) addKept(root *node) {
-	for _, p := range s.tracked.paths {
-		e := s.tracked.entries[p]
+	for i, p := range s.tracked.paths {
+		e := s.tracked.entries[i]
 		if !e.SkipWorktree || e.Stage != 0 {
 			continue
 		}

@@ -26,23 +26,30 @@ func hotStatePath(r *gitstore.Repo, name string) string {
 // readHotState returns the cached state of loop name when the cache names tip and holds a
 // complete state of that loop (see State.check); anything else is a miss, never an error.
 func readHotState(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, bool) {
+	st, _, ok := readHot(r, name, tip)
+	return st, ok
+}
+
+// readHot is readHotState that also returns the cache's loop.json line, unparsed (see
+// hotConfig), so a reader of both reads the file once.
+func readHot(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, []byte, bool) {
 	if IsFetched(name) {
-		return nil, false // fetched loops are read rarely: no cache
+		return nil, nil, false // fetched loops are read rarely: no cache
 	}
 	data, err := os.ReadFile(hotStatePath(r, name))
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	head, rest, ok := bytes.Cut(data, []byte("\n"))
 	if !ok || string(head) != tip.String() {
-		return nil, false
+		return nil, nil, false
 	}
-	body, _, _ := bytes.Cut(rest, []byte("\n"))
+	body, cfgLine, _ := bytes.Cut(rest, []byte("\n"))
 	var st State
 	if json.Unmarshal(body, &st) != nil || st.check(name) != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	return &st, true
+	return &st, cfgLine, true
 }
 
 // readHotConfig returns the cached loop.json of the loop whose state is st, if present.
@@ -58,8 +65,17 @@ func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
 	if len(lines) < 3 {
 		return nil, false
 	}
+	return hotConfig(lines[2], st)
+}
+
+// hotConfig parses the cache's loop.json line, trusted only when it is the config of the
+// loop whose state is st (same name and start time: loop.json never changes in a loop's life).
+func hotConfig(line []byte, st *State) (*Config, bool) {
+	if st.Remote != "" || len(line) == 0 {
+		return nil, false
+	}
 	var cfg Config
-	if json.Unmarshal(lines[2], &cfg) != nil || cfg.Name != st.Name || !cfg.StartedAt.Equal(st.StartedAt) {
+	if json.Unmarshal(line, &cfg) != nil || cfg.Name != st.Name || !cfg.StartedAt.Equal(st.StartedAt) {
 		return nil, false
 	}
 	return &cfg, true

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,12 +16,17 @@ func (s *Store) Status(name string) (*State, *Config, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tip, st, err := s.ReadState(name)
+	tip, err := s.readTip(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg, ok := readHotConfig(s.Repo, st); ok {
-		return st, cfg, nil
+	st, cfgLine, hit := readHot(s.Repo, name, tip) // one read for both, on the hot path
+	if hit {
+		if cfg, ok := hotConfig(cfgLine, st); ok {
+			return st, cfg, nil
+		}
+	} else if st, err = s.cachedStateAt(name, tip); err != nil {
+		return nil, nil, err
 	}
 	cfg, err := s.ReadConfig(name, tip)
 	if err == nil {
@@ -37,24 +43,26 @@ func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 			Config *Config `json:"config"`
 		}{st, cfg})
 	}
-	if err := PrintState(w, st, false, ""); err != nil {
+	var b bytes.Buffer // one write, not a system call per line
+	if err := PrintState(&b, st, false, ""); err != nil {
 		return err
 	}
 	prompt, _, more := strings.Cut(strings.TrimSpace(cfg.Prompt), "\n")
 	if more {
 		prompt += " …"
 	}
-	fmt.Fprintf(w, "task:      %s\n", terminalSafe(prompt))
-	fmt.Fprintf(w, "exit:      %s", terminalSafe(cfg.Exit))
+	fmt.Fprintf(&b, "task:      %s\n", terminalSafe(prompt))
+	fmt.Fprintf(&b, "exit:      %s", terminalSafe(cfg.Exit))
 	for _, p := range cfg.Promises {
-		fmt.Fprintf(w, ", promise %q", p)
+		fmt.Fprintf(&b, ", promise %q", p)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(&b)
 	for i, g := range cfg.Gates {
-		fmt.Fprintf(w, "gate %d:    %s: %s%s\n", i+1, terminalSafe(g.Name), terminalSafe(g.Run), terminalSafe(gateConditions(g)))
+		fmt.Fprintf(&b, "gate %d:    %s: %s%s\n", i+1, terminalSafe(g.Name), terminalSafe(g.Run), terminalSafe(gateConditions(g)))
 	}
-	PrintShape(w, cfg)
-	return nil
+	PrintShape(&b, cfg)
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // PrintState writes st for a person, or as JSON. verb ("started", "paused"…) heads the line.

@@ -167,8 +167,8 @@ func parseIndexBody(body []byte, version uint32) (*Index, error) {
 	// A version 4 index can describe far more path bytes than it holds; refuse absurd expansion
 	// (real indexes stay well under 64x) rather than exhaust memory on a corrupt or hostile file.
 	// Path offsets are kept in 32 bits.
-	maxNames := min(64*len(body)+1<<20, math.MaxUint32)
-	if len(body) > maxNames {
+	maxNames := min(64*int64(len(body))+1<<20, math.MaxUint32) // int64: int may be 32 bits
+	if int64(len(body)) > maxNames {
 		return nil, fmt.Errorf("index of %d bytes is too large", len(body))
 	}
 	off := indexHeaderLen
@@ -223,7 +223,7 @@ func parseIndexBody(body []byte, version uint32) (*Index, error) {
 				names.WriteString(names.String()[prevStart : start-int(strip)])
 			}
 			names.Write(name[:nul])
-			if names.Len() > maxNames {
+			if int64(names.Len()) > maxNames {
 				return nil, indexCorrupt(i, "prefix-compressed paths expand implausibly")
 			}
 			if full := names.Len() - start; full != nameLen && (nameLen != indexNameMask || full < indexNameMask) {

@@ -74,7 +74,8 @@ func (s *snapshotter) nextCache(root *node) *statCache {
 		if n.tree.IsZero() {
 			return
 		}
-		cd := &cachedDir{tree: n.tree, entries: uint32(len(n.files)), files: make([]cachedFile, 0, len(n.files))}
+		cd := &cachedDir{tree: n.tree, entries: uint32(len(n.files)), files: make([]cachedFile, 0, len(n.files)),
+			listing: n.listing, dirStat: n.dirStat}
 		for _, f := range n.files {
 			if s.cacheable(f) {
 				cd.files = append(cd.files, cachedFile{name: f.name, stat: f.stat, mode: f.mode, hash: f.hash})
@@ -100,12 +101,35 @@ func (s *snapshotter) nextCache(root *node) *statCache {
 // with no fraction suggests whole-second timestamps (FAT, some network file systems), which
 // get three seconds. A file written after its read would otherwise keep its old stat data.
 func (s *snapshotter) cacheable(f *fileEntry) bool {
-	if f.mode == gitstore.ModeGitlink || f.stat.mtimeSec == 0 {
+	return f.mode != gitstore.ModeGitlink && s.settled(&f.stat)
+}
+
+// settled reports whether st was last modified before this snapshot started reading, by
+// more than the file system's timestamp granularity (see cacheable).
+func (s *snapshotter) settled(st *fileStat) bool {
+	if st.mtimeSec == 0 {
 		return false
 	}
 	margin := 50 * time.Millisecond
-	if f.stat.mtimeNsec == 0 {
+	if st.mtimeNsec == 0 {
 		margin = 3 * time.Second
 	}
-	return time.Unix(f.stat.mtimeSec, f.stat.mtimeNsec).Before(s.started.Add(-margin))
+	return time.Unix(st.mtimeSec, st.mtimeNsec).Before(s.started.Add(-margin))
+}
+
+// freshListings reports whether this walk read a settled directory of the snapshot whose
+// listing the cache lacked or had stale: saving the cache then spares the next walk reading it.
+func freshListings(n *node) bool {
+	if n.tree.IsZero() {
+		return false
+	}
+	if n.fresh && n.listing != "" {
+		return true
+	}
+	for _, d := range n.dirs {
+		if freshListings(d) {
+			return true
+		}
+	}
+	return false
 }

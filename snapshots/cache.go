@@ -30,6 +30,10 @@ type cachedDir struct {
 	tree    gitstore.Hash
 	entries uint32       // entries of its tree (files and non-empty subdirectories)
 	files   []cachedFile // sorted by name; only files trusted by their stat data
+	// listing is the directory's entries as encodeListing wrote them, valid while the
+	// directory's own stat data are dirStat (see listing.go); "" when none was kept.
+	listing string
+	dirStat fileStat
 }
 
 type cachedFile struct {
@@ -39,7 +43,7 @@ type cachedFile struct {
 	hash gitstore.Hash
 }
 
-const cacheMagic = "GLSC\x00\x00\x00\x03"
+const cacheMagic = "GLSC\x00\x00\x00\x04"
 
 func newStatCache() *statCache {
 	return &statCache{dirs: map[string]*cachedDir{}}
@@ -103,8 +107,9 @@ var errCacheCorrupt = errors.New("snapshot cache corrupt")
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Format: magic, root tree, directory count, then per directory its path, tree, entry count,
-// file count and files (name, mode, object name, size, mtime, ctime, inode), and a CRC-32C
-// of everything before it. Integers are big-endian.
+// file count and files (name, mode, object name, size, mtime, ctime, inode), its listing
+// (possibly empty) and, if there is one, the directory's size, mtime, ctime, inode and
+// device; then a CRC-32C of everything before it. Integers are big-endian.
 
 // parseStatCache decodes the cache. Names are substrings of data, which must not change.
 func parseStatCache(data []byte) (*statCache, error) {
@@ -129,6 +134,9 @@ func parseStatCache(data []byte) (*statCache, error) {
 		for j := 0; j < nf && d.err == nil; j++ {
 			cd.files = append(cd.files, d.file())
 		}
+		if cd.listing = d.str(); cd.listing != "" {
+			cd.dirStat = d.dirStat()
+		}
 		c.dirs[path] = cd
 	}
 	if d.err != nil || len(d.buf) != 0 {
@@ -152,6 +160,14 @@ func (d *decoder) file() cachedFile {
 	f.stat.ctimeSec, f.stat.ctimeNsec = int64(d.u64()), int64(d.u64())
 	f.stat.ino = d.u64()
 	return f
+}
+
+func (d *decoder) dirStat() fileStat {
+	st := fileStat{mode: dirStatMode, size: int64(d.u64())}
+	st.mtimeSec, st.mtimeNsec = int64(d.u64()), int64(d.u64())
+	st.ctimeSec, st.ctimeNsec = int64(d.u64()), int64(d.u64())
+	st.ino, st.dev = d.u64(), d.u64()
+	return st
 }
 
 // unixModeFromGit gives the type bits sameStat compares for a recorded git mode.
@@ -224,6 +240,12 @@ func (c *statCache) encode() []byte {
 			buf = binary.BigEndian.AppendUint32(buf, f.mode)
 			buf = append(buf, f.hash[:]...)
 			for _, v := range []int64{f.stat.size, f.stat.mtimeSec, f.stat.mtimeNsec, f.stat.ctimeSec, f.stat.ctimeNsec, int64(f.stat.ino)} {
+				buf = binary.BigEndian.AppendUint64(buf, uint64(v))
+			}
+		}
+		buf = appendStr(buf, cd.listing)
+		if st := cd.dirStat; cd.listing != "" {
+			for _, v := range []int64{st.size, st.mtimeSec, st.mtimeNsec, st.ctimeSec, st.ctimeNsec, int64(st.ino), int64(st.dev)} {
 				buf = binary.BigEndian.AppendUint64(buf, uint64(v))
 			}
 		}

@@ -10,8 +10,9 @@ import (
 // openedDir is a directory read with raw system calls: os.File would add fcntl and epoll
 // calls per directory, which cost a clean snapshot of a large tree more than the reading.
 type openedDir struct {
-	fd   int
-	path string
+	fd    int
+	path  string
+	local bool // on a local file system (listingDevice): lstat may use a raw system call
 }
 
 // openDir opens a directory by path; below the worktree's top (follow false) a symlink that
@@ -38,7 +39,11 @@ func (d *openedDir) openSub(name, path string) (*openedDir, error) {
 	return &openedDir{fd: fd, path: path}, nil
 }
 
-func (d *openedDir) close() { unix.Close(d.fd) }
+func (d *openedDir) close() {
+	if d.fd >= 0 {
+		unix.Close(d.fd)
+	}
+}
 
 // list returns the entries other than "." and "..", using buf for the system call.
 func (d *openedDir) list(buf []byte) ([]dirent, error) {
@@ -102,7 +107,12 @@ func direntKind(t byte) entryKind {
 func (d *openedDir) lstat(name string) (fileStat, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		var err error
+		if d.fd < 0 {
+			err = fstatat(unix.AT_FDCWD, d.path, name, &st, d.local)
+		} else {
+			err = fstatat(d.fd, "", name, &st, d.local)
+		}
 		if err == unix.EINTR {
 			continue
 		}
@@ -111,4 +121,48 @@ func (d *openedDir) lstat(name string) (fileStat, error) {
 		}
 		return fromStatT(&st), nil
 	}
+}
+
+// pathDir is a directory the walk does not open, because its listing came from the stat
+// cache: its entries are examined by path.
+func pathDir(path string) *openedDir { return &openedDir{fd: -1, path: path} }
+
+// canOpenSub reports whether subdirectories can be opened relative to d.
+func (d *openedDir) canOpenSub() bool { return d.fd >= 0 }
+
+// stat is fstat of the opened directory, taken before it is listed (see listedDir).
+func (d *openedDir) stat() (fileStat, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(d.fd, &st); err != nil {
+		return fileStat{}, &os.PathError{Op: "fstat", Path: d.path, Err: err}
+	}
+	return fromStatT(&st), nil
+}
+
+// listingFileSystems are the local file systems whose directory mtime is known to change
+// whenever an entry is added, removed or renamed, so an unchanged directory's listing can be
+// reused. Network and FUSE file systems may cache directory attributes and are left out.
+var listingFileSystems = map[int64]bool{
+	0xEF53:     true, // ext2, ext3, ext4
+	0x58465342: true, // xfs
+	0x9123683E: true, // btrfs
+	0x01021994: true, // tmpfs
+	0x794C7630: true, // overlayfs
+	0x2FC12FC1: true, // zfs
+	0xF2F52010: true, // f2fs
+	0xCA451A4E: true, // bcachefs
+}
+
+// listingDevice returns the device of the worktree's top directory when it lies on one of
+// listingFileSystems: only directories on that device reuse cached listings.
+func listingDevice(top string) (uint64, bool) {
+	var fs unix.Statfs_t
+	if err := unix.Statfs(top, &fs); err != nil || !listingFileSystems[int64(fs.Type)] {
+		return 0, false
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(top, &st); err != nil {
+		return 0, false
+	}
+	return st.Dev, true
 }

@@ -9,7 +9,8 @@ import (
 
 // openedDir reads a directory through package os on systems without the raw Linux path.
 type openedDir struct {
-	path string
+	path  string
+	local bool // unused here (see the Linux version)
 }
 
 // openDir opens a directory by path; with follow false a symlink is refused.
@@ -56,3 +57,13 @@ func (d *openedDir) list(_ []byte) ([]dirent, error) {
 func (d *openedDir) lstat(name string) (fileStat, error) {
 	return lstat(filepath.Join(d.path, name))
 }
+
+// pathDir is a directory examined by path (see the Linux version).
+func pathDir(path string) *openedDir { return &openedDir{path: path} }
+
+func (d *openedDir) canOpenSub() bool { return true }
+
+func (d *openedDir) stat() (fileStat, error) { return lstat(d.path) }
+
+// listingDevice: cached listings are a Linux feature (see dir_linux.go).
+func listingDevice(string) (uint64, bool) { return 0, false }

@@ -17,6 +17,8 @@ func FuzzParseStatCache(f *testing.F) {
 		{name: "link", mode: gitstore.ModeSymlink},
 	}}
 	c.dirs["sub dir"] = &cachedDir{entries: 0}
+	c.dirs["listed"] = &cachedDir{entries: 1, listing: encodeListing([]dirent{{"f", kindFile}, {"d", kindDir}}),
+		dirStat: fileStat{mode: dirStatMode, size: 4096, mtimeSec: 5, mtimeNsec: 6, ctimeSec: 7, ctimeNsec: 8, ino: 9, dev: 10}}
 	f.Add(c.encode())
 	f.Add([]byte(cacheMagic))
 	f.Add([]byte{})
@@ -34,7 +36,7 @@ func FuzzParseStatCache(f *testing.F) {
 		}
 		for path, d := range c.dirs {
 			d2 := again.dirs[path]
-			if d2 == nil || d2.tree != d.tree || len(d2.files) != len(d.files) {
+			if d2 == nil || d2.tree != d.tree || len(d2.files) != len(d.files) || d2.listing != d.listing || d2.dirStat != d.dirStat {
 				t.Fatalf("round trip changed directory %q", path)
 			}
 		}

@@ -25,6 +25,8 @@ type Result struct {
 	Files int
 	// Hashed counts files whose content had to be read (not answered by the index or cache).
 	Hashed int
+	// Listed counts directories whose entries had to be read (not answered by the cache).
+	Listed int
 }
 
 // CachePath is where the stat cache of r's worktree lives.
@@ -67,12 +69,12 @@ func take(r *gitstore.Repo) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !clean || tree != s.cache.root || len(s.pending) > 0 {
+	if !clean || tree != s.cache.root || len(s.pending) > 0 || freshListings(root) {
 		if err := s.nextCache(root).save(CachePath(r)); err != nil {
 			return nil, err
 		}
 	}
-	return &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending)}, nil
+	return &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending), Listed: int(s.listed.Load())}, nil
 }
 
 // usableHash returns the index's object name for a file whose stat data still match the

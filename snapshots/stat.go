@@ -10,6 +10,7 @@ type fileStat struct {
 	mtimeSec, mtimeNsec int64
 	ctimeSec, ctimeNsec int64
 	ino                 uint64
+	dev                 uint64 // not compared for files (git does not either); see listedDir
 }
 
 func (s *fileStat) isRegular() bool { return s.mode.IsRegular() }

@@ -19,6 +19,6 @@ func fromStatT(st *unix.Stat_t) fileStat {
 		mode: unixMode(st.Mode), size: st.Size,
 		mtimeSec: int64(st.Mtim.Sec), mtimeNsec: int64(st.Mtim.Nsec),
 		ctimeSec: int64(st.Ctim.Sec), ctimeNsec: int64(st.Ctim.Nsec),
-		ino: st.Ino,
+		ino: st.Ino, dev: st.Dev,
 	}
 }

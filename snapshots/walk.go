@@ -22,6 +22,11 @@ type node struct {
 	files []*fileEntry
 	dirs  []*node
 	tree  gitstore.Hash // set by buildTree; zero for a directory with nothing to record
+	// listing and dirStat: the directory's entries and its stat data before they were read,
+	// for the next snapshot's cache when the directory is settled; fresh: read this time.
+	listing string
+	dirStat fileStat
+	fresh   bool
 }
 
 // fileEntry is one non-directory entry: a file, a symlink or a gitlink.
@@ -47,11 +52,14 @@ type snapshotter struct {
 	pending  []*fileEntry
 	err      error
 	count    atomic.Int64 // entries recorded
+	listed   atomic.Int64 // directories read
 	filtered atomic.Bool
 
 	openedAhead atomic.Int32 // directories opened by their parent and not yet read
 	failed      atomic.Bool  // a worker failed: the others stop reading
 	symlinks    bool         // core.symlinks
+	listings    bool         // cached listings may be used (see listing.go)
+	listDev     uint64       // the device they are used on: the worktree top's
 }
 
 func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
@@ -79,6 +87,7 @@ func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
 	if s.globalConversion() {
 		s.filtered.Store(true)
 	}
+	s.listDev, s.listings = listingDevice(r.WorkTree)
 	return s, nil
 }
 
@@ -247,34 +256,23 @@ const maxOpenedAhead = 256
 func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 	n, m, excluded := job.node, job.matcher, job.excluded
 	abs := filepath.Join(s.repo.WorkTree, filepath.FromSlash(n.rel))
-	dir, err := job.dir, error(nil)
-	if dir != nil {
+	if job.dir != nil {
 		s.openedAhead.Add(-1)
-	} else {
-		dir, err = openDir(abs, n.rel == "")
 	}
-	var ents []dirent
-	if err == nil {
-		defer dir.close()
-		ents, err = dir.list(buf)
-	}
+	cached := s.cache.dirs[n.rel]
+	dir, ents, err := s.listDir(job, abs, cached, buf)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && n.rel != "" {
 			return nil, nil // vanished mid-walk: it is not in the snapshot
 		}
 		return nil, fmt.Errorf("snapshot: read directory %q: %w; fix its permissions or add it to .gitignore", n.rel, err)
 	}
-	for i := range ents {
-		if ents[i].kind == kindUnknown {
-			ents[i].kind = kindOf(dir, ents[i].name) // before .gitignore is looked for
-		}
-	}
+	defer dir.close()
 	if !excluded {
 		if m, err = s.dirIgnores(n, abs, ents, m); err != nil {
 			return nil, err
 		}
 	}
-	cached := s.cache.dirs[n.rel]
 	n.files = make([]*fileEntry, 0, len(ents))
 	block := make([]fileEntry, len(ents)) // one allocation for the directory's entries
 	used := 0
@@ -287,7 +285,9 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 		rel := join(n.rel, name)
 		if de.kind == kindDir {
 			if sub := s.dirEntry(n, job.tracked, rel, name, abs, m, excluded); sub != nil {
-				s.openAhead(dir, sub, name)
+				if c := s.cache.dirs[rel]; !s.listings || c == nil || c.listing == "" {
+					s.openAhead(dir, sub, name) // else it is likely settled: lstat, not open
+				}
 				subs = append(subs, *sub)
 			}
 			continue
@@ -304,6 +304,60 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 	return subs, nil
 }
 
+// listDir returns job's directory and its entries: the cached listing when the directory
+// still has the stat data it was listed with (see listing.go), else what reading it gives.
+// The directory's stat data are taken before it is read, so a change made while it is read
+// shows as a difference next time.
+func (s *snapshotter) listDir(job subdir, abs string, cached *cachedDir, buf []byte) (*openedDir, []dirent, error) {
+	n, dir := job.node, job.dir
+	if s.listings && cached != nil && cached.listing != "" && n.rel != "" {
+		var st fileStat
+		var err error
+		if dir != nil {
+			st, err = dir.stat()
+		} else {
+			st, err = lstat(abs)
+		}
+		if err == nil && st.isDir() && st.dev == s.listDev && st.dev == cached.dirStat.dev && sameStat(&st, &cached.dirStat) {
+			if ents, ok := decodeListing(cached.listing); ok {
+				n.listing, n.dirStat = cached.listing, st
+				if dir == nil {
+					dir = pathDir(abs)
+					dir.local = true
+				}
+				return dir, ents, nil
+			}
+		}
+	}
+	var err error
+	if dir == nil {
+		if dir, err = openDir(abs, n.rel == ""); err != nil {
+			return nil, nil, err
+		}
+		dir.local = s.listings
+	}
+	var st fileStat
+	statErr := error(nil)
+	if s.listings && n.rel != "" {
+		st, statErr = dir.stat()
+	}
+	ents, err := dir.list(buf)
+	if err != nil {
+		dir.close()
+		return nil, nil, err
+	}
+	s.listed.Add(1)
+	for i := range ents {
+		if ents[i].kind == kindUnknown {
+			ents[i].kind = kindOf(dir, ents[i].name) // before .gitignore is looked for
+		}
+	}
+	if s.listings && n.rel != "" && statErr == nil && st.isDir() && st.dev == s.listDev && s.settled(&st) {
+		n.listing, n.dirStat, n.fresh = encodeListing(ents), st, true
+	}
+	return dir, ents, nil
+}
+
 // closeAhead closes the directories opened ahead for subs that will not be read.
 func (s *snapshotter) closeAhead(subs []subdir) {
 	for _, sub := range subs {
@@ -317,6 +371,9 @@ func (s *snapshotter) closeAhead(subs []subdir) {
 // openAhead opens sub relative to its parent while the parent is open, unless too many
 // are already waiting; readDir opens the rest by path.
 func (s *snapshotter) openAhead(parent *openedDir, sub *subdir, name string) {
+	if !parent.canOpenSub() {
+		return
+	}
 	if s.openedAhead.Add(1) > maxOpenedAhead {
 		s.openedAhead.Add(-1)
 		return
@@ -326,6 +383,7 @@ func (s *snapshotter) openAhead(parent *openedDir, sub *subdir, name string) {
 		s.openedAhead.Add(-1)
 		return
 	}
+	d.local = s.listings
 	sub.dir = d
 }
 

@@ -1,0 +1,128 @@
+package snapshots
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestListingRoundTrip(t *testing.T) {
+	for _, ents := range [][]dirent{
+		nil,
+		{{"a", kindFile}},
+		{{"dir", kindDir}, {"link", kindSymlink}, {"fifo", kindOther}, {"name with spaces\tand tabs", kindFile}, {"\xff\xfe", kindFile}},
+	} {
+		enc := encodeListing(ents)
+		got, ok := decodeListing(enc)
+		if !ok || !slices.Equal(got, ents) && len(got)+len(ents) > 0 {
+			t.Errorf("round trip of %q: %q, %v", ents, got, ok)
+		}
+	}
+	for _, bad := range []string{"\x00", "\x02a", "\x00a\x00", "\x09a\x00", "\x02a/b\x00", "\x01.\x00", "\x01..\x00", "\x02\x00"} {
+		if _, ok := decodeListing(bad); ok {
+			t.Errorf("decodeListing(%q) accepted", bad)
+		}
+	}
+}
+
+// FuzzDecodeListing: any string either decodes to entries that encode back to it, or is refused.
+func FuzzDecodeListing(f *testing.F) {
+	f.Add(encodeListing([]dirent{{"a", kindFile}, {"d", kindDir}}))
+	f.Add("")
+	f.Add("\x02x")
+	f.Fuzz(func(t *testing.T, s string) {
+		ents, ok := decodeListing(s)
+		if !ok {
+			return
+		}
+		if again := encodeListing(ents); again != s {
+			t.Fatalf("decoded %q, encodes back to %q", s, again)
+		}
+	})
+}
+
+// TestListingsAreUsed: with settled directories, a second snapshot reads none but the top;
+// a directory that changed is read again, and only it.
+func TestListingsAreUsed(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("cached listings are used on Linux only")
+	}
+	dir := newRepo(t)
+	if _, ok := listingDevice(dir); !ok {
+		t.Skip("the temporary directory's file system keeps no cached listings")
+	}
+	write(t, dir, "a.txt", "a")
+	write(t, dir, "d/b.txt", "b")
+	write(t, dir, "d/e/c.txt", "c")
+	write(t, dir, "f/g.txt", "g")
+	ageFiles(t, dir, time.Hour)
+	if res := checkSnapshot(t, dir); res.Listed != 4 {
+		t.Fatalf("first snapshot read %d directories, want 4", res.Listed)
+	}
+	if res := checkSnapshot(t, dir); res.Listed != 1 {
+		t.Fatalf("second snapshot read %d directories, want 1 (the top)", res.Listed)
+	}
+	write(t, dir, "d/e/new.txt", "new") // changes d/e's listing, and only its
+	if res := checkSnapshot(t, dir); res.Listed != 2 {
+		t.Fatalf("after a file was added to d/e, read %d directories, want 2", res.Listed)
+	}
+}
+
+// TestListingChanges: every way a directory's entries can change is seen through a cached
+// listing, the tree checked against git's each time.
+func TestListingChanges(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("cached listings are used on Linux only")
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, dir string)
+	}{
+		{"file added", func(t *testing.T, dir string) { write(t, dir, "d/new", "n") }},
+		{"file removed", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "d/x")) }},
+		{"file renamed", func(t *testing.T, dir string) {
+			os.Rename(filepath.Join(dir, "d/x"), filepath.Join(dir, "d/y"))
+		}},
+		{"file replaced by a directory", func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, "d/x"))
+			write(t, dir, "d/x/inner", "i")
+		}},
+		{"directory replaced by a symlink", func(t *testing.T, dir string) {
+			os.RemoveAll(filepath.Join(dir, "d/sub"))
+			os.Symlink("../elsewhere", filepath.Join(dir, "d/sub"))
+		}},
+		{"file added, the directory's mtime put back", func(t *testing.T, dir string) {
+			d := filepath.Join(dir, "d")
+			fi, err := os.Stat(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, dir, "d/sneaky", "s")
+			os.Chtimes(d, fi.ModTime(), fi.ModTime()) // only ctime tells
+		}},
+		{"directory moved in from elsewhere", func(t *testing.T, dir string) {
+			write(t, dir, "other/moved/m", "m")
+			os.Rename(filepath.Join(dir, "other/moved"), filepath.Join(dir, "d/moved"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := newRepo(t)
+			write(t, dir, "d/x", "x")
+			write(t, dir, "d/sub/s", "s")
+			write(t, dir, "top", "t")
+			ageFiles(t, dir, time.Hour)
+			checkSnapshot(t, dir)
+			if res := checkSnapshot(t, dir); res.Listed != 1 {
+				t.Fatalf("warm snapshot read %d directories, want 1: the listings are not used", res.Listed)
+			}
+			tc.change(t, dir)
+			checkSnapshot(t, dir) // compares with git's tree
+			ageFiles(t, dir, time.Hour)
+			checkSnapshot(t, dir)
+			checkSnapshot(t, dir)
+		})
+	}
+}

@@ -15,9 +15,9 @@ export HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitco
 mkdir -p "$HOME"
 printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[loop]\n\tshape = tool\n' >"$GIT_CONFIG_GLOBAL"
 
-now() { echo "${EPOCHREALTIME/./}"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-time_us() { local t0 t1; t0=$(now); "$@" >/dev/null 2>&1 || true; t1=$(now); echo $((t1 - t0)); }
+# time_us CMD... : wall time in microseconds (no $(...) around the clock: it would fork)
+time_us() { local t0=${EPOCHREALTIME/./} t1; "$@" >/dev/null 2>&1 || true; t1=${EPOCHREALTIME/./}; echo $((t1 - t0)); }
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f ms", u/1000 }'; }
 
 # the bash stop hook's idle path: read stdin, test for the state file, exit

@@ -65,30 +65,32 @@ func (s *snapshotter) writeTree(n *node, count int) (gitstore.Hash, error) {
 	return h, nil
 }
 
-// nextCache builds the stat cache describing this snapshot: every directory's tree, and the
-// files that may be trusted by their stat data next time.
+// nextCache builds the stat cache describing this snapshot: every directory's tree, the
+// files that may be trusted by their stat data next time, and the settled directories'
+// listings, also of directories with nothing to record (empty, or only ignored files).
 func (s *snapshotter) nextCache(root *node) *statCache {
 	c := &statCache{dirs: make(map[string]*cachedDir, len(s.cache.dirs)), root: root.tree}
 	var visit func(n *node)
 	visit = func(n *node) {
-		if n.tree.IsZero() {
-			return
-		}
-		cd := &cachedDir{tree: n.tree, entries: uint32(len(n.files)), files: make([]cachedFile, 0, len(n.files)),
-			listing: n.listing, dirStat: n.dirStat}
-		for _, f := range n.files {
-			if s.cacheable(f) {
-				cd.files = append(cd.files, cachedFile{name: f.name, stat: f.stat, mode: f.mode, hash: f.hash})
+		cd := &cachedDir{tree: n.tree, listing: n.listing, dirStat: n.dirStat}
+		if !n.tree.IsZero() {
+			cd.entries, cd.files = uint32(len(n.files)), make([]cachedFile, 0, len(n.files))
+			for _, f := range n.files {
+				if s.cacheable(f) {
+					cd.files = append(cd.files, cachedFile{name: f.name, stat: f.stat, mode: f.mode, hash: f.hash})
+				}
 			}
+			slices.SortFunc(cd.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
 		}
-		slices.SortFunc(cd.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
 		for _, d := range n.dirs {
 			visit(d)
 			if !d.tree.IsZero() {
 				cd.entries++
 			}
 		}
-		c.dirs[n.rel] = cd
+		if !n.tree.IsZero() || n.listing != "" {
+			c.dirs[n.rel] = cd
+		}
 	}
 	visit(root)
 	return c
@@ -117,12 +119,9 @@ func (s *snapshotter) settled(st *fileStat) bool {
 	return time.Unix(st.mtimeSec, st.mtimeNsec).Before(s.started.Add(-margin))
 }
 
-// freshListings reports whether this walk read a settled directory of the snapshot whose
-// listing the cache lacked or had stale: saving the cache then spares the next walk reading it.
+// freshListings reports whether this walk read a settled directory whose listing the cache
+// lacked or had stale: saving the cache then spares the next walk reading it.
 func freshListings(n *node) bool {
-	if n.tree.IsZero() {
-		return false
-	}
 	if n.fresh && n.listing != "" {
 		return true
 	}

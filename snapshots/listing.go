@@ -13,15 +13,17 @@ import (
 // it is used on local Linux file systems only (listingDevice), and only for directories
 // last changed well before the snapshot that listed them (settled).
 
-// encodeListing serializes a directory's entries: per entry its kind byte, its name and a
-// NUL (names hold neither NUL nor '/'). Kinds must be known: no kindUnknown.
+// encodeListing serializes a directory's entries: a mark (so an empty directory's listing is
+// not the empty string, which means none), then per entry its kind byte, its name and a NUL
+// (names hold neither NUL nor '/'). Kinds must be known: no kindUnknown.
 func encodeListing(ents []dirent) string {
-	n := 0
+	n := len(listingMark)
 	for _, e := range ents {
 		n += len(e.name) + 2
 	}
 	var b strings.Builder
 	b.Grow(n)
+	b.WriteString(listingMark)
 	for _, e := range ents {
 		b.WriteByte(byte(e.kind))
 		b.WriteString(e.name)
@@ -33,6 +35,10 @@ func encodeListing(ents []dirent) string {
 // decodeListing is encodeListing's inverse; names are substrings of s. ok is false for
 // anything encodeListing cannot produce, so a damaged cache is never trusted.
 func decodeListing(s string) (ents []dirent, ok bool) {
+	s, ok = strings.CutPrefix(s, listingMark)
+	if !ok {
+		return nil, false
+	}
 	ents = make([]dirent, 0, strings.Count(s, "\x00"))
 	for len(s) > 0 {
 		kind := entryKind(s[0])
@@ -49,6 +55,8 @@ func decodeListing(s string) (ents []dirent, ok bool) {
 	}
 	return ents, true
 }
+
+const listingMark = "L"
 
 // dirStatMode is the type a cached directory's stat data is compared with.
 const dirStatMode = fs.ModeDir

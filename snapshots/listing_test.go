@@ -21,7 +21,10 @@ func TestListingRoundTrip(t *testing.T) {
 			t.Errorf("round trip of %q: %q, %v", ents, got, ok)
 		}
 	}
-	for _, bad := range []string{"\x00", "\x02a", "\x00a\x00", "\x09a\x00", "\x02a/b\x00", "\x01.\x00", "\x01..\x00", "\x02\x00"} {
+	if encodeListing(nil) == "" {
+		t.Error("an empty directory's listing is the empty string, which means none")
+	}
+	for _, bad := range []string{"", "\x02a\x00", "L\x00", "L\x02a", "L\x00a\x00", "L\x09a\x00", "L\x02a/b\x00", "L\x01.\x00", "L\x01..\x00", "L\x02\x00"} {
 		if _, ok := decodeListing(bad); ok {
 			t.Errorf("decodeListing(%q) accepted", bad)
 		}
@@ -32,7 +35,7 @@ func TestListingRoundTrip(t *testing.T) {
 func FuzzDecodeListing(f *testing.F) {
 	f.Add(encodeListing([]dirent{{"a", kindFile}, {"d", kindDir}}))
 	f.Add("")
-	f.Add("\x02x")
+	f.Add("L\x02x")
 	f.Fuzz(func(t *testing.T, s string) {
 		ents, ok := decodeListing(s)
 		if !ok {
@@ -58,9 +61,14 @@ func TestListingsAreUsed(t *testing.T) {
 	write(t, dir, "d/b.txt", "b")
 	write(t, dir, "d/e/c.txt", "c")
 	write(t, dir, "f/g.txt", "g")
+	write(t, dir, ".gitignore", "*.log\n")
+	write(t, dir, "logs/x.log", "only ignored files: nothing to record")
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o777); err != nil {
+		t.Fatal(err)
+	}
 	ageFiles(t, dir, time.Hour)
-	if res := checkSnapshot(t, dir); res.Listed != 4 {
-		t.Fatalf("first snapshot read %d directories, want 4", res.Listed)
+	if res := checkSnapshot(t, dir); res.Listed != 6 {
+		t.Fatalf("first snapshot read %d directories, want 6", res.Listed)
 	}
 	if res := checkSnapshot(t, dir); res.Listed != 1 {
 		t.Fatalf("second snapshot read %d directories, want 1 (the top)", res.Listed)
@@ -68,6 +76,12 @@ func TestListingsAreUsed(t *testing.T) {
 	write(t, dir, "d/e/new.txt", "new") // changes d/e's listing, and only its
 	if res := checkSnapshot(t, dir); res.Listed != 2 {
 		t.Fatalf("after a file was added to d/e, read %d directories, want 2", res.Listed)
+	}
+	write(t, dir, "empty/now.txt", "n") // the empty and the ignored-only directories' listings
+	write(t, dir, "logs/kept.txt", "k") // were cached too: changes to them are seen
+	// the top, empty, logs, and d/e again: changed a moment ago, it is not settled yet
+	if res := checkSnapshot(t, dir); res.Listed != 4 {
+		t.Fatalf("after files were added to empty and logs, read %d directories, want 4", res.Listed)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,11 @@ func TestOracleGoTree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("copies the Go source tree")
 	}
-	src := filepath.Join(runtime.GOROOT(), "src")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output() // runtime.GOROOT is deprecated
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	src := filepath.Join(strings.TrimSpace(string(goroot)), "src")
 	if _, err := os.Stat(src); err != nil {
 		t.Skipf("no Go sources at %s", src)
 	}
@@ -47,6 +50,13 @@ func TestOracleGoTree(t *testing.T) {
 	if res.Hashed != 0 {
 		t.Errorf("warm snapshot hashed %d files, want 0", res.Hashed)
 	}
+	if _, ok := listingDevice(dir); ok && res.Listed != 1 {
+		t.Errorf("warm snapshot read %d directories, want 1 (the top): cached listings unused", res.Listed)
+	}
+	// A change deep in the tree, through cached listings: seen, and git's tree again.
+	write(t, dir, "cmd/go/internal/new_file.go", "package internal\n")
+	os.Remove(filepath.Join(dir, "untracked", "new.go"))
+	checkSnapshot(t, dir)
 }
 
 // addAllBut stages every file except every n-th one (so they stay untracked).

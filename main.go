@@ -420,9 +420,10 @@ func withLoop(c *cli.Context, fn func(s *loop.Store, name string) error) error {
 	})
 }
 
-// withStore opens the repository of the current directory and runs fn on its loop store.
+// withStore opens the repository of the current directory (or $GIT_DIR's, as git would)
+// and runs fn on its loop store.
 func withStore(fn func(*loop.Store) error) error {
-	s, err := loop.OpenStore(".")
+	s, err := loop.OpenStoreFromEnv(".")
 	if err != nil {
 		return err
 	}

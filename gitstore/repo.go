@@ -43,6 +43,8 @@ type Repo struct {
 
 	levelOnce sync.Once
 	level     int // zlib level for loose objects
+
+	explicit bool // opened through $GIT_DIR: git children are told where it is (GitEnv)
 }
 
 // Open finds the repository containing dir (which may be any subdirectory of a worktree, and
@@ -65,6 +67,80 @@ func Open(dir string) (*Repo, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// OpenFromEnv opens the repository of a command a person ran, found as git finds it: through
+// $GIT_DIR when set (`git --git-dir=… loop` sets it), with $GIT_WORK_TREE, else core.worktree,
+// else the current directory as the worktree's top (git's rules for an explicit git dir);
+// else as Open(dir). Hooks do not use it: the agent's directory names their repository.
+func OpenFromEnv(dir string) (*Repo, error) {
+	env := os.Getenv("GIT_DIR")
+	if env == "" {
+		return Open(dir)
+	}
+	gitDir, err := explicitGitDir(env)
+	if err != nil {
+		return nil, err
+	}
+	common, err := commonDir(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := loadRepoConfig(common, gitDir)
+	if err != nil {
+		return nil, err
+	}
+	work := os.Getenv("GIT_WORK_TREE") // with it, core.bare is ignored, as git ignores it
+	if work == "" {
+		if cfg.Bool("core", "", "bare", false) {
+			return nil, fmt.Errorf("open repository: GIT_DIR=%s: %w: name the worktree with GIT_WORK_TREE (git --work-tree)", env, ErrBare)
+		}
+		if work = cfg.Get("core", "", "worktree"); work != "" && !filepath.IsAbs(work) {
+			work = filepath.Join(gitDir, work)
+		}
+	}
+	if work == "" {
+		work = "."
+	}
+	top, err := canonicalDir(work)
+	if err != nil {
+		return nil, err
+	}
+	r := &Repo{WorkTree: top, GitDir: gitDir, CommonDir: common, Config: cfg, explicit: true}
+	if err := r.checkFormat(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// explicitGitDir resolves $GIT_DIR: a git directory, or a ".git" file naming one.
+func explicitGitDir(env string) (string, error) {
+	abs, err := filepath.Abs(env)
+	if err != nil {
+		return "", fmt.Errorf("open repository: GIT_DIR=%s: %w", env, err)
+	}
+	fi, err := os.Stat(abs)
+	gitDir := canonical(abs)
+	if err == nil && !fi.IsDir() {
+		if gitDir, err = readGitFile(abs); err != nil {
+			return "", err
+		}
+	}
+	if _, herr := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil || herr != nil {
+		return "", fmt.Errorf("open repository: GIT_DIR=%s: %w: point GIT_DIR at a git directory, or unset it", env, ErrNotRepo)
+	}
+	return gitDir, nil
+}
+
+// GitEnv is the environment for a git child working on r from its worktree: CleanGitEnv,
+// plus GIT_DIR and GIT_WORK_TREE naming r when it was opened through $GIT_DIR, since the
+// worktree may hold no .git to find it by.
+func (r *Repo) GitEnv() []string {
+	env := CleanGitEnv()
+	if r.explicit {
+		env = append(env, "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.WorkTree)
+	}
+	return env
 }
 
 // FindGitDir returns the worktree top and git directory containing dir without reading any
@@ -179,7 +255,7 @@ func commonDir(gitDir string) (string, error) {
 func (r *Repo) checkFormat() error {
 	c := r.Config
 	where := fmt.Sprintf("open repository %q", r.WorkTree)
-	if c.Bool("core", "", "bare", false) {
+	if c.Bool("core", "", "bare", false) && !r.explicit {
 		return fmt.Errorf("%s: %w: git-loop needs a working tree; run it in a clone with a checkout", where, ErrBare)
 	}
 	if f := strings.ToLower(c.Get("extensions", "", "objectformat")); f != "" && f != "sha1" {

@@ -27,7 +27,7 @@ type GitOutput struct {
 // hook or `git --git-dir=… loop`, which could point it at another repository.
 func (r *Repo) RunGit(ctx context.Context, args ...string) (GitOutput, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir, cmd.Env = r.WorkTree, CleanGitEnv()
+	cmd.Dir, cmd.Env = r.WorkTree, r.GitEnv()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

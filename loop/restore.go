@@ -82,7 +82,7 @@ func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreRes
 		return nil, err
 	}
 	res := &RestoreResult{Name: name, Restored: iter, Saved: saved.Number, NotesErr: saved.NotesErr}
-	if err := plan.apply(ctx, wt.WorkTree, want); err != nil {
+	if err := plan.apply(ctx, wt, want); err != nil {
 		return res, err
 	}
 	res.Written, res.Deleted, res.Submodules = len(plan.write), len(plan.remove), plan.skipped
@@ -181,7 +181,8 @@ func unsnapshotted(work, dir string, removing map[string]bool) []string {
 
 // apply removes, then writes through git checkout-index from a scratch index of the
 // restored tree (the user's index is never used).
-func (p *restorePlan) apply(ctx context.Context, work string, want gitstore.Hash) error {
+func (p *restorePlan) apply(ctx context.Context, wt *gitstore.Repo, want gitstore.Hash) error {
+	work := wt.WorkTree
 	sort.Sort(sort.Reverse(sort.StringSlice(p.remove))) // children before their directories
 	for _, path := range p.remove {
 		abs := filepath.Join(work, filepath.FromSlash(path))
@@ -205,7 +206,7 @@ func (p *restorePlan) apply(ctx context.Context, work string, want gitstore.Hash
 	index.Close()
 	os.Remove(index.Name()) // git writes it; an empty file is not an index
 	defer os.Remove(index.Name())
-	if err := gitIn(ctx, work, index.Name(), nil, "read-tree", want.String()); err != nil {
+	if err := gitIn(ctx, wt, index.Name(), nil, "read-tree", want.String()); err != nil {
 		return err
 	}
 	var list bytes.Buffer
@@ -213,14 +214,14 @@ func (p *restorePlan) apply(ctx context.Context, work string, want gitstore.Hash
 		list.WriteString(path)
 		list.WriteByte(0)
 	}
-	return gitIn(ctx, work, index.Name(), &list, "checkout-index", "-f", "-z", "--stdin")
+	return gitIn(ctx, wt, index.Name(), &list, "checkout-index", "-f", "-z", "--stdin")
 }
 
-// gitIn runs git in the worktree work with index as its index file.
-func gitIn(ctx context.Context, work, index string, stdin *bytes.Buffer, args ...string) error {
+// gitIn runs git in wt's worktree with index as its index file.
+func gitIn(ctx context.Context, wt *gitstore.Repo, index string, stdin *bytes.Buffer, args ...string) error {
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = work
-	cmd.Env = append(gitstore.CleanGitEnv(), "GIT_INDEX_FILE="+index)
+	cmd.Dir = wt.WorkTree
+	cmd.Env = append(wt.GitEnv(), "GIT_INDEX_FILE="+index)
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}

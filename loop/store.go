@@ -21,6 +21,16 @@ type Store struct {
 // NewStore returns a store on r using the wall clock.
 func NewStore(r *gitstore.Repo) *Store { return &Store{Repo: r, Now: time.Now} }
 
+// OpenStoreFromEnv opens the repository of a person's command (see gitstore.OpenFromEnv:
+// $GIT_DIR and $GIT_WORK_TREE when set, else the one containing dir) and returns its store.
+func OpenStoreFromEnv(dir string) (*Store, error) {
+	r, err := gitstore.OpenFromEnv(dir)
+	if err != nil {
+		return nil, err
+	}
+	return NewStore(r), nil
+}
+
 // OpenStore opens the repository containing dir (see gitstore.Open) and returns its store.
 func OpenStore(dir string) (*Store, error) {
 	r, err := gitstore.Open(dir)

@@ -164,7 +164,7 @@ func (s *snapshotter) scratchIndex() (string, func(), error) {
 func (s *snapshotter) git(env []string, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = s.repo.WorkTree
-	cmd.Env = append(gitstore.CleanGitEnv(), env...) // git finds the repository from the worktree
+	cmd.Env = append(s.repo.GitEnv(), env...) // git finds the repository from the worktree, or is told
 	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

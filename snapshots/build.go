@@ -106,17 +106,23 @@ func (s *snapshotter) cacheable(f *fileEntry) bool {
 	return f.mode != gitstore.ModeGitlink && s.settled(&f.stat)
 }
 
-// settled reports whether st was last modified before this snapshot started reading, by
-// more than the file system's timestamp granularity (see cacheable).
+// settled reports whether st was last modified, and its inode last changed, before this
+// snapshot started reading, by more than the file system's timestamp granularity (see
+// cacheable). The ctime matters for an entry whose mtime was set back (touch -d, tar, rsync
+// -t): changed again within the same clock tick, it could otherwise keep all its stat data.
 func (s *snapshotter) settled(st *fileStat) bool {
 	if st.mtimeSec == 0 {
 		return false
+	}
+	last := time.Unix(st.mtimeSec, st.mtimeNsec)
+	if c := time.Unix(st.ctimeSec, st.ctimeNsec); c.After(last) { // no ctime (0) where none is kept
+		last = c
 	}
 	margin := 50 * time.Millisecond
 	if st.mtimeNsec == 0 {
 		margin = 3 * time.Second
 	}
-	return time.Unix(st.mtimeSec, st.mtimeNsec).Before(s.started.Add(-margin))
+	return last.Before(s.started.Add(-margin))
 }
 
 // freshListings reports whether this walk read a settled directory whose listing the cache

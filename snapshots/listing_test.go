@@ -1,12 +1,16 @@
 package snapshots
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
 )
 
 func TestListingRoundTrip(t *testing.T) {
@@ -137,6 +141,72 @@ func TestListingChanges(t *testing.T) {
 			ageFiles(t, dir, time.Hour)
 			checkSnapshot(t, dir)
 			checkSnapshot(t, dir)
+		})
+	}
+}
+
+// TestListingDeepPaths: a file whose path in the worktree fits PATH_MAX (git takes it) but
+// whose absolute path does not: warm snapshots, whose cached directories are examined by
+// path, must open such deep directories instead (found in review).
+func TestListingDeepPaths(t *testing.T) {
+	dir := newRepo(t)
+	rel := ""
+	for i := 0; i < 16; i++ {
+		rel = filepath.Join(rel, strings.Repeat(string(rune('a'+i)), 250))
+	}
+	file := strings.Repeat("f", 4095-len(rel)-1-5) // a relative path of 4090 bytes
+	if err := os.MkdirAll(filepath.Join(dir, rel), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // the absolute path is too long for a system call
+	if err := os.WriteFile(filepath.Join(rel, file), []byte("x"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if len(dir)+1+len(rel)+1+len(file) <= 4096 {
+		t.Skipf("the temporary directory's path is too short (%d bytes) to pass PATH_MAX", len(dir))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "deep")
+	ageFiles(t, dir, time.Hour)
+	checkSnapshot(t, dir)
+	checkSnapshot(t, dir) // cached listings
+	checkSnapshot(t, dir)
+}
+
+// TestListingDirectoryReplacedMidWalk: a cached directory replaced by a file or a symlink
+// after its parent was read makes the walk start again, not fail (found in review).
+func TestListingDirectoryReplacedMidWalk(t *testing.T) {
+	for _, repl := range []string{"file", "symlink"} {
+		t.Run(repl, func(t *testing.T) {
+			dir := newRepo(t)
+			write(t, dir, "top", "t")
+			write(t, dir, "d/x.txt", "x")
+			ageFiles(t, dir, time.Hour)
+			checkSnapshot(t, dir)
+			checkSnapshot(t, dir)
+			r, err := gitstore.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := newSnapshotter(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 32<<10)
+			subs, err := s.readDir(subdir{node: &node{}, tracked: s.tracked.all()}, buf)
+			if err != nil || len(subs) != 1 {
+				t.Fatalf("reading the top: %v, %v", subs, err)
+			}
+			os.RemoveAll(filepath.Join(dir, "d"))
+			if repl == "file" {
+				write(t, dir, "d", "now a file")
+			} else {
+				os.Symlink("top", filepath.Join(dir, "d"))
+			}
+			if _, err := s.readDir(subs[0], buf); err != nil && !errors.Is(err, errRetry) {
+				t.Fatalf("reading the replaced directory: %v, want a retry", err)
+			}
+			checkSnapshot(t, dir) // and the snapshot taken again is git's tree
 		})
 	}
 }

@@ -96,7 +96,8 @@ func trackedFiles(t *testing.T, dir string) []string {
 
 func stringReader(s string) *strings.Reader { return strings.NewReader(s) }
 
-// ageFiles sets every file's mtime back by d, so none counts as recently modified.
+// ageFiles sets every file's and directory's mtime back by d, then waits out the cache's
+// 50 ms window for the ctime this sets, so none counts as recently modified.
 func ageFiles(t *testing.T, dir string, d time.Duration) {
 	t.Helper()
 	old := time.Now().Add(-d)
@@ -109,4 +110,5 @@ func ageFiles(t *testing.T, dir string, d time.Duration) {
 		}
 		return nil
 	})
+	time.Sleep(60 * time.Millisecond)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -252,6 +253,11 @@ type subdir struct {
 // maxOpenedAhead bounds the directories opened ahead by their parents and still queued.
 const maxOpenedAhead = 256
 
+// maxPathDir is the longest absolute path of a directory whose entries are examined by path
+// (see pathDir): with a name of up to 255 bytes, the paths stay under PATH_MAX (4096).
+// Deeper directories are opened from their parent and examined relative to it.
+const maxPathDir = 4096 - 256 - 1
+
 // readDir lists one directory, records its files and returns the subdirectories to visit.
 func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 	n, m, excluded := job.node, job.matcher, job.excluded
@@ -264,6 +270,9 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && n.rel != "" {
 			return nil, nil // vanished mid-walk: it is not in the snapshot
+		}
+		if (errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)) && n.rel != "" {
+			return nil, errRetry // replaced by a file or symlink since its parent was read: walk again
 		}
 		return nil, fmt.Errorf("snapshot: read directory %q: %w; fix its permissions or add it to .gitignore", n.rel, err)
 	}
@@ -285,7 +294,7 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 		rel := join(n.rel, name)
 		if de.kind == kindDir {
 			if sub := s.dirEntry(n, job.tracked, rel, name, abs, m, excluded); sub != nil {
-				if c := s.cache.dirs[rel]; !s.listings || c == nil || c.listing == "" {
+				if c := s.cache.dirs[rel]; !s.listings || c == nil || c.listing == "" || len(abs)+1+len(name) > maxPathDir {
 					s.openAhead(dir, sub, name) // else it is likely settled: lstat, not open
 				}
 				subs = append(subs, *sub)
@@ -320,11 +329,16 @@ func (s *snapshotter) listDir(job subdir, abs string, cached *cachedDir, buf []b
 		}
 		if err == nil && st.isDir() && st.dev == s.listDev && st.dev == cached.dirStat.dev && sameStat(&st, &cached.dirStat) {
 			if ents, ok := decodeListing(cached.listing); ok {
+				if dir == nil && len(abs) > maxPathDir { // too deep to examine by path
+					if dir, err = openDir(abs, false); err != nil {
+						return nil, nil, err
+					}
+				}
 				n.listing, n.dirStat = cached.listing, st
 				if dir == nil {
 					dir = pathDir(abs)
-					dir.local = true
 				}
+				dir.local = true // on the worktree top's local file system, as st says
 				return dir, ents, nil
 			}
 		}
@@ -334,7 +348,6 @@ func (s *snapshotter) listDir(job subdir, abs string, cached *cachedDir, buf []b
 		if dir, err = openDir(abs, n.rel == ""); err != nil {
 			return nil, nil, err
 		}
-		dir.local = s.listings
 	}
 	var st fileStat
 	statErr := error(nil)
@@ -352,6 +365,8 @@ func (s *snapshotter) listDir(job subdir, abs string, cached *cachedDir, buf []b
 			ents[i].kind = kindOf(dir, ents[i].name) // before .gitignore is looked for
 		}
 	}
+	// raw lstat only where the top's local file system is sure: not on a mount below it
+	dir.local = s.listings && (n.rel == "" || statErr == nil && st.dev == s.listDev)
 	if s.listings && n.rel != "" && statErr == nil && st.isDir() && st.dev == s.listDev && s.settled(&st) {
 		n.listing, n.dirStat, n.fresh = encodeListing(ents), st, true
 	}
@@ -383,7 +398,6 @@ func (s *snapshotter) openAhead(parent *openedDir, sub *subdir, name string) {
 		s.openedAhead.Add(-1)
 		return
 	}
-	d.local = s.listings
 	sub.dir = d
 }
 
@@ -479,6 +493,9 @@ func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *f
 	st, err := dir.lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil // vanished since the directory was read: deleted
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return false, errRetry // a directory on its path was replaced by a file: walk again
 	}
 	if err != nil {
 		return false, fmt.Errorf("snapshot: %w", err)

@@ -55,18 +55,29 @@ func Open(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	common, err := commonDir(gitDir)
+	r, err := openGitDir(gitDir)
 	if err != nil {
 		return nil, err
 	}
-	r := &Repo{WorkTree: work, GitDir: gitDir, CommonDir: common}
-	if r.Config, err = loadRepoConfig(common, gitDir); err != nil {
-		return nil, err
-	}
+	r.WorkTree = work
 	if err := r.checkFormat(); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// openGitDir reads what a git directory says of its repository: the common directory and
+// the configuration. The caller sets the worktree, then checks the format.
+func openGitDir(gitDir string) (*Repo, error) {
+	common, err := commonDir(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := loadRepoConfig(common, gitDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Repo{GitDir: gitDir, CommonDir: common, Config: cfg}, nil
 }
 
 // OpenFromEnv opens the repository of a command a person ran, found as git finds it: through
@@ -82,31 +93,26 @@ func OpenFromEnv(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	common, err := commonDir(gitDir)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := loadRepoConfig(common, gitDir)
+	r, err := openGitDir(gitDir)
 	if err != nil {
 		return nil, err
 	}
 	work := os.Getenv("GIT_WORK_TREE") // with it, core.bare is ignored, as git ignores it
 	if work == "" {
-		if cfg.Bool("core", "", "bare", false) {
+		if r.Config.Bool("core", "", "bare", false) {
 			return nil, fmt.Errorf("open repository: GIT_DIR=%s: %w: name the worktree with GIT_WORK_TREE (git --work-tree)", env, ErrBare)
 		}
-		if work = cfg.Get("core", "", "worktree"); work != "" && !filepath.IsAbs(work) {
+		if work = r.Config.Get("core", "", "worktree"); work != "" && !filepath.IsAbs(work) {
 			work = filepath.Join(gitDir, work)
 		}
 	}
 	if work == "" {
 		work = "."
 	}
-	top, err := canonicalDir(work)
-	if err != nil {
+	if r.WorkTree, err = canonicalDir(work); err != nil {
 		return nil, err
 	}
-	r := &Repo{WorkTree: top, GitDir: gitDir, CommonDir: common, Config: cfg, explicit: true}
+	r.explicit = true
 	if err := r.checkFormat(); err != nil {
 		return nil, err
 	}

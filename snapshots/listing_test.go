@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/git-loop/git-loop/gitstore"
 )
 
 func TestListingRoundTrip(t *testing.T) {
@@ -54,13 +52,8 @@ func FuzzDecodeListing(f *testing.F) {
 // TestListingsAreUsed: with settled directories, a second snapshot reads none but the top;
 // a directory that changed is read again, and only it.
 func TestListingsAreUsed(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("cached listings are used on Linux only")
-	}
 	dir := newRepo(t)
-	if _, ok := listingDevice(dir); !ok {
-		t.Skip("the temporary directory's file system keeps no cached listings")
-	}
+	needListings(t, dir)
 	write(t, dir, "a.txt", "a")
 	write(t, dir, "d/b.txt", "b")
 	write(t, dir, "d/e/c.txt", "c")
@@ -92,9 +85,7 @@ func TestListingsAreUsed(t *testing.T) {
 // TestListingChanges: every way a directory's entries can change is seen through a cached
 // listing, the tree checked against git's each time.
 func TestListingChanges(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("cached listings are used on Linux only")
-	}
+	needListings(t, t.TempDir())
 	for _, tc := range []struct {
 		name   string
 		change func(t *testing.T, dir string)
@@ -184,14 +175,7 @@ func TestListingDirectoryReplacedMidWalk(t *testing.T) {
 			ageFiles(t, dir, time.Hour)
 			checkSnapshot(t, dir)
 			checkSnapshot(t, dir)
-			r, err := gitstore.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := newSnapshotter(r)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := openSnapshotter(t, dir)
 			buf := make([]byte, 32<<10)
 			subs, err := s.readDir(subdir{node: &node{}, tracked: s.tracked.all()}, buf)
 			if err != nil || len(subs) != 1 {
@@ -208,5 +192,17 @@ func TestListingDirectoryReplacedMidWalk(t *testing.T) {
 			}
 			checkSnapshot(t, dir) // and the snapshot taken again is git's tree
 		})
+	}
+}
+
+// needListings skips a test of cached listings where they are not used: outside Linux, or on
+// a file system listingDevice does not trust.
+func needListings(t *testing.T, dir string) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("cached listings are used on Linux only")
+	}
+	if _, ok := listingDevice(dir); !ok {
+		t.Skip("the temporary directory's file system keeps no cached listings")
 	}
 }

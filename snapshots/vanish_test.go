@@ -15,14 +15,7 @@ func TestVanishedFile(t *testing.T) {
 	dir := newRepo(t)
 	write(t, dir, "stays.txt", "s")
 	write(t, dir, "goes.txt", "g")
-	r, err := gitstore.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := newSnapshotter(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSnapshotter(t, dir)
 	if _, err := s.walk(); err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +31,18 @@ func TestVanishedFile(t *testing.T) {
 func TestVanishedDirectory(t *testing.T) {
 	dir := newRepo(t)
 	write(t, dir, "d/x.txt", "x")
+	s := openSnapshotter(t, dir)
+	os.RemoveAll(filepath.Join(dir, "d"))
+	subs, err := s.readDir(subdir{node: &node{rel: "d"}}, make([]byte, 4096))
+	if err != nil || len(subs) != 0 {
+		t.Fatalf("reading a vanished directory: subs %v, err %v; want none, nil", subs, err)
+	}
+}
+
+// openSnapshotter opens dir's repository and a snapshotter on it, for tests that drive the
+// walk's steps one by one.
+func openSnapshotter(t *testing.T, dir string) *snapshotter {
+	t.Helper()
 	r, err := gitstore.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -46,9 +51,5 @@ func TestVanishedDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.RemoveAll(filepath.Join(dir, "d"))
-	subs, err := s.readDir(subdir{node: &node{rel: "d"}}, make([]byte, 4096))
-	if err != nil || len(subs) != 0 {
-		t.Fatalf("reading a vanished directory: subs %v, err %v; want none, nil", subs, err)
-	}
+	return s
 }

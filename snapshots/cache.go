@@ -28,8 +28,13 @@ type statCache struct {
 // cachedDir is a directory of the last snapshot.
 type cachedDir struct {
 	tree    gitstore.Hash
-	entries uint32       // entries of its tree (files and non-empty subdirectories)
-	files   []cachedFile // sorted by name; only files trusted by their stat data
+	entries uint32 // entries of its tree (files and non-empty subdirectories)
+	// files are sorted by name; only files trusted by their stat data. A parsed cache keeps
+	// them encoded in raw until the walk reaches the directory (see decodeFiles), so loading
+	// the cache, which the walk waits for, does not decode the whole tree's files.
+	files   []cachedFile
+	raw     string
+	rawOnce sync.Once
 	// listing is the directory's entries as encodeListing wrote them, valid while the
 	// directory's own stat data are dirStat (see listing.go); "" when none was kept.
 	listing string
@@ -43,7 +48,7 @@ type cachedFile struct {
 	hash gitstore.Hash
 }
 
-const cacheMagic = "GLSC\x00\x00\x00\x04"
+const cacheMagic = "GLSC\x00\x00\x00\x05"
 
 func newStatCache() *statCache {
 	return &statCache{dirs: map[string]*cachedDir{}}
@@ -54,11 +59,37 @@ func (d *cachedDir) file(name string) (cachedFile, bool) {
 	if d == nil {
 		return cachedFile{}, false
 	}
-	i := sort.Search(len(d.files), func(i int) bool { return d.files[i].name >= name })
-	if i < len(d.files) && d.files[i].name == name {
-		return d.files[i], true
+	files := d.fileList()
+	i := sort.Search(len(files), func(i int) bool { return files[i].name >= name })
+	if i < len(files) && files[i].name == name {
+		return files[i], true
 	}
 	return cachedFile{}, false
+}
+
+// fileList returns the directory's cached files, decoding them on first use.
+func (d *cachedDir) fileList() []cachedFile {
+	d.rawOnce.Do(func() {
+		if d.raw != "" {
+			d.files = decodeFiles(d.raw)
+		}
+	})
+	return d.files
+}
+
+// decodeFiles decodes a directory's file records (see the format below); a damaged run,
+// which the file's checksum makes unlikely, gives no files: nothing is trusted.
+func decodeFiles(raw string) []cachedFile {
+	d := decoder{all: raw, buf: unsafe.Slice(unsafe.StringData(raw), len(raw))}
+	n := d.count()
+	files := make([]cachedFile, 0, n)
+	for j := 0; j < n && d.err == nil; j++ {
+		files = append(files, d.file())
+	}
+	if d.err != nil || len(d.buf) != 0 {
+		return nil
+	}
+	return files
 }
 
 // knownTree reports whether tree h was part of the last snapshot (so it exists).
@@ -107,9 +138,10 @@ var errCacheCorrupt = errors.New("snapshot cache corrupt")
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Format: magic, root tree, directory count, then per directory its path, tree, entry count,
-// file count and files (name, mode, object name, size, mtime, ctime, inode), its listing
-// (possibly empty) and, if there is one, the directory's size, mtime, ctime, inode and
-// device; then a CRC-32C of everything before it. Integers are big-endian.
+// its files as one length-prefixed run (file count, then per file its name, mode, object
+// name, size, mtime, ctime, inode), its listing (possibly empty) and, if there is one, the
+// directory's size, mtime, ctime, inode and device; then a CRC-32C of everything before
+// it. Integers are big-endian.
 
 // parseStatCache decodes the cache. Names are substrings of data, which must not change.
 func parseStatCache(data []byte) (*statCache, error) {
@@ -129,11 +161,7 @@ func parseStatCache(data []byte) (*statCache, error) {
 		cd := &cachedDir{}
 		copy(cd.tree[:], d.bytes(20))
 		cd.entries = d.u32()
-		nf := d.count()
-		cd.files = make([]cachedFile, 0, nf)
-		for j := 0; j < nf && d.err == nil; j++ {
-			cd.files = append(cd.files, d.file())
-		}
+		cd.raw = d.str()
 		if cd.listing = d.str(); cd.listing != "" {
 			cd.dirStat = d.dirStat()
 		}
@@ -234,8 +262,11 @@ func (c *statCache) encode() []byte {
 		buf = appendStr(buf, path)
 		buf = append(buf, cd.tree[:]...)
 		buf = binary.BigEndian.AppendUint32(buf, cd.entries)
-		buf = binary.BigEndian.AppendUint32(buf, uint32(len(cd.files)))
-		for _, f := range cd.files {
+		files := cd.fileList()
+		at := len(buf)
+		buf = binary.BigEndian.AppendUint32(buf, 0) // the run's length, set below
+		buf = binary.BigEndian.AppendUint32(buf, uint32(len(files)))
+		for _, f := range files {
 			buf = appendStr(buf, f.name)
 			buf = binary.BigEndian.AppendUint32(buf, f.mode)
 			buf = append(buf, f.hash[:]...)
@@ -243,6 +274,7 @@ func (c *statCache) encode() []byte {
 				buf = binary.BigEndian.AppendUint64(buf, uint64(v))
 			}
 		}
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 		buf = appendStr(buf, cd.listing)
 		if st := cd.dirStat; cd.listing != "" {
 			for _, v := range []int64{st.size, st.mtimeSec, st.mtimeNsec, st.ctimeSec, st.ctimeNsec, int64(st.ino), int64(st.dev)} {

@@ -2,6 +2,7 @@ package snapshots
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -36,7 +37,7 @@ func FuzzParseStatCache(f *testing.F) {
 		}
 		for path, d := range c.dirs {
 			d2 := again.dirs[path]
-			if d2 == nil || d2.tree != d.tree || len(d2.files) != len(d.files) || d2.listing != d.listing || d2.dirStat != d.dirStat {
+			if d2 == nil || d2.tree != d.tree || !slices.Equal(d2.fileList(), d.fileList()) || d2.listing != d.listing || d2.dirStat != d.dirStat {
 				t.Fatalf("round trip changed directory %q", path)
 			}
 		}

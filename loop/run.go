@@ -290,9 +290,11 @@ func runAgent(ctx context.Context, opts DriveOptions, dir, prompt string, status
 	if timeout <= 0 {
 		timeout = DefaultAgentTimeout
 	}
-	stderr := opts.AgentStderr
-	if stderr == nil {
-		stderr = io.Discard
+	var stderr io.Writer = io.Discard
+	if opts.AgentStderr != nil {
+		passed := status.above(opts.AgentStderr) // lines scroll above a live status line
+		defer passed.flush()
+		stderr = passed
 	}
 	out := NewTailBuffer(agentOutputBytes)
 	stopTicker := status.tick()

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -88,6 +89,43 @@ func TestStatusLineText(t *testing.T) {
 	want := "git-loop run fix · iteration 2/10 · 1m5s (this one 1m5s) · gates passing 1/2 · last: continue"
 	if got := l.text(); got != want {
 		t.Errorf("status line\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestStatusLineAbove: the agent's standard error scrolls above a live status line, whole
+// lines at a time, and never runs into it.
+func TestStatusLineAbove(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	var term strings.Builder
+	l := newStatusLine(&term, true, "fix", &Config{MaxIterations: 3}, func() time.Time { return now })
+	l.begin(1) // draws the live line
+	line := "\r\x1b[2K" + l.text()
+	a := l.above(&term)
+	term.Reset()
+	a.Write([]byte("compiling"))
+	if term.Len() != 0 {
+		t.Fatalf("an unfinished line was written: %q", term.String())
+	}
+	a.Write([]byte(" done\nwarn"))
+	if want := "\r\x1b[2Kcompiling done\n" + line; term.String() != want {
+		t.Fatalf("after a finished line\n got %q\nwant %q", term.String(), want)
+	}
+	term.Reset()
+	a.flush()
+	if want := "\r\x1b[2Kwarn\n" + line; term.String() != want {
+		t.Fatalf("flush\n got %q\nwant %q", term.String(), want)
+	}
+	term.Reset()
+	a.Write(bytes.Repeat([]byte("x"), maxPendingLine)) // no newline, but too long to hold
+	if !strings.HasPrefix(term.String(), "\r\x1b[2Kxxx") {
+		t.Fatalf("a line longer than maxPendingLine was held back")
+	}
+
+	var plain strings.Builder // no live line: written as it comes
+	p := newStatusLine(&plain, false, "fix", &Config{}, time.Now).above(&plain)
+	p.Write([]byte("partial"))
+	if plain.String() != "partial" {
+		t.Fatalf("without a live line got %q", plain.String())
 	}
 }
 

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -192,5 +193,64 @@ func (l *statusLine) clear() {
 	if l.live && l.drawn {
 		fmt.Fprint(l.w, "\r\x1b[2K")
 		l.drawn = false
+	}
+}
+
+// maxPendingLine bounds an unfinished line of the agent's standard error held back from a
+// live status line; a longer one is shown as it is.
+const maxPendingLine = 64 << 10
+
+// above passes the agent's standard error through to the status line's writer so that it
+// scrolls above the live line instead of running into it: complete lines are written with
+// the line cleared first and redrawn after; an unfinished line waits for its end (flush
+// writes what is left when the agent ends). w is the terminal the live line is drawn on;
+// without a live line, writes go straight to w.
+func (l *statusLine) above(w io.Writer) *aboveStatus {
+	return &aboveStatus{l: l, w: w}
+}
+
+// aboveStatus is the writer above returns.
+type aboveStatus struct {
+	l       *statusLine
+	w       io.Writer
+	pending []byte
+}
+
+func (a *aboveStatus) Write(p []byte) (int, error) {
+	a.l.mu.Lock()
+	defer a.l.mu.Unlock()
+	if !a.l.live {
+		return a.w.Write(p)
+	}
+	a.pending = append(a.pending, p...)
+	end := bytes.LastIndexByte(a.pending, '\n') + 1
+	if end == 0 && len(a.pending) < maxPendingLine {
+		return len(p), nil
+	}
+	if end == 0 {
+		end = len(a.pending)
+	}
+	a.show(a.pending[:end], "")
+	a.pending = append(a.pending[:0], a.pending[end:]...)
+	return len(p), nil
+}
+
+// show writes text (then suffix) above the live line; a.l.mu is held.
+func (a *aboveStatus) show(text []byte, suffix string) {
+	if a.l.drawn {
+		fmt.Fprint(a.w, "\r\x1b[2K")
+	}
+	a.w.Write(text)
+	fmt.Fprint(a.w, suffix)
+	a.l.draw()
+}
+
+// flush writes an unfinished last line, ended, once the agent has exited.
+func (a *aboveStatus) flush() {
+	a.l.mu.Lock()
+	defer a.l.mu.Unlock()
+	if len(a.pending) > 0 {
+		a.show(a.pending, "\n")
+		a.pending = nil
 	}
 }

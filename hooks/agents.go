@@ -77,7 +77,10 @@ func CodexStop(ctx context.Context, io Streams) int {
 	if !readAgentPayload(io, "codex stop", "Stop", &in, codexAnswer) {
 		return 0
 	}
-	stop := agentStop{hook: "codex stop", dirs: []string{in.Cwd}, session: in.SessionID}
+	stop := agentStop{hook: "codex stop", dirs: []string{in.Cwd}, session: in.SessionID, codex: true}
+	if in.TranscriptPath != nil {
+		stop.transcript = *in.TranscriptPath // its rollout: the token budget and must-not commands
+	}
 	if in.LastAssistantMessage != nil {
 		stop.message, stop.messageKnown = *in.LastAssistantMessage, true
 	}

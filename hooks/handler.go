@@ -48,9 +48,11 @@ type agentStop struct {
 	// readMessage, when set, reads the message once a loop is found (a transcript is read
 	// only then, so the idle path stays one pointer check).
 	readMessage func() (string, bool)
-	// transcript is a Claude Code JSONL transcript, read for the token budget and must-not
-	// commands; "" when the agent has none git-loop can read.
+	// transcript is the agent's session log, read for the token budget and must-not
+	// commands; "" when the agent has none git-loop can read. codex: a Codex CLI rollout,
+	// else a Claude Code transcript.
 	transcript string
+	codex      bool
 }
 
 // stopAnswers writes one protocol's answers to stdout.
@@ -92,8 +94,11 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 		in.message, in.messageKnown = in.readMessage()
 	}
 	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown}
-	stop.CountTokens = transcriptCounter(in.transcript)
-	stop.ReadCommands = commandReader(in.transcript)
+	if in.codex {
+		stop.CountTokens, stop.ReadCommands = codexCounter(in.transcript), codexCommandReader(in.transcript)
+	} else {
+		stop.CountTokens, stop.ReadCommands = transcriptCounter(in.transcript), commandReader(in.transcript)
+	}
 	res, err := store.Stop(ctx, name, stop)
 	if errors.Is(err, loop.ErrInterrupted) { // the agent stopped the hook: judge its next stop
 		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop stays as it was\n", in.hook, name, err)

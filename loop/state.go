@@ -60,6 +60,9 @@ type TranscriptMark struct {
 	Offset int64  `json:"offset"`
 	LastID string `json:"last_id,omitempty"` // message id at the offset (its lines may continue)
 	Tokens int64  `json:"tokens"`
+	// Running is the transcript's own running token total at the offset, for agents that
+	// record one (Codex's token_count events) rather than each answer's usage.
+	Running int64 `json:"running,omitempty"`
 }
 
 // check reports why st is not a complete state of loop name: every state git-loop writes

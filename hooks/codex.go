@@ -1,0 +1,203 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// Codex CLI keeps each session as a JSONL "rollout" (~/.codex/sessions/…/rollout-*.jsonl),
+// one {"timestamp","type","payload"} object per line; its Stop payload names it in
+// transcript_path. Two kinds of line matter to a loop:
+//   - event_msg lines whose payload is a token_count event: payload.info.total_token_usage
+//     is the session's running total (info is null before the first answer);
+//   - response_item lines whose payload is a function call running a shell command:
+//     "shell" with arguments {"command": ["bash", "-lc", "…"]}, "exec_command" with
+//     {"cmd": "…"}, or a local_shell_call with action.command.
+// The format is documented by the tools that read it, not by Codex; no real rollout was at
+// hand, so the parsers below are lenient: what they do not recognise they skip.
+
+// CodexUsageFrom returns a rollout's running token total as of its last token_count event
+// from byte offset from on (total when there is none), and the offset after the last
+// complete line, so the next call reads only what was appended.
+func CodexUsageFrom(path string, from, total int64) (int64, int64, error) {
+	f, size, err := openTranscript(path)
+	if err != nil {
+		return total, from, err
+	}
+	defer f.Close()
+	if from < 0 || from > size {
+		return total, from, fmt.Errorf("hooks: usage offset %d outside rollout %s (%d bytes)", from, path, size)
+	}
+	next, err := forwardLines(f, size, from, defaultLimits, func(line []byte) error {
+		if t, ok := codexTokenTotal(line); ok {
+			total = t
+		}
+		return nil
+	})
+	if err != nil {
+		return total, from, readError(path, err)
+	}
+	return total, next, nil
+}
+
+// codexTokenTotal reads the running total of one rollout line holding a token_count event.
+func codexTokenTotal(line []byte) (int64, bool) {
+	if !bytes.Contains(line, []byte(`"token_count"`)) {
+		return 0, false
+	}
+	var rec struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Type string `json:"type"`
+			Info *struct {
+				Total struct {
+					Input     int64 `json:"input_tokens"`
+					Output    int64 `json:"output_tokens"`
+					Reasoning int64 `json:"reasoning_output_tokens"`
+					Total     int64 `json:"total_tokens"`
+				} `json:"total_token_usage"`
+			} `json:"info"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &rec) != nil || rec.Type != "event_msg" || rec.Payload.Type != "token_count" || rec.Payload.Info == nil {
+		return 0, false
+	}
+	t := rec.Payload.Info.Total
+	if t.Total > 0 {
+		return t.Total, true
+	}
+	if sum := t.Input + t.Output + t.Reasoning; sum > 0 {
+		return sum, true
+	}
+	return 0, false
+}
+
+// CodexCommandsFrom returns the shell commands a rollout records from byte offset from to
+// its end, and the offset after the last complete line.
+func CodexCommandsFrom(path string, from int64) ([]string, int64, error) {
+	f, size, err := openTranscript(path)
+	if err != nil {
+		return nil, from, err
+	}
+	defer f.Close()
+	if from < 0 || from > size {
+		return nil, from, fmt.Errorf("hooks: command offset %d outside rollout %s (%d bytes)", from, path, size)
+	}
+	var cmds []string
+	next, err := forwardLines(f, size, from, defaultLimits, func(line []byte) error {
+		if bytes.Contains(line, []byte(`"response_item"`)) {
+			cmds = append(cmds, codexCommands(line)...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, from, readError(path, err)
+	}
+	return cmds, next, nil
+}
+
+// codexCommands extracts the shell command of one rollout line, if it records one.
+func codexCommands(line []byte) []string {
+	var rec struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"` // a JSON document, as a string
+			Action    struct {
+				Command json.RawMessage `json:"command"`
+			} `json:"action"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &rec) != nil || rec.Type != "response_item" {
+		return nil
+	}
+	p := rec.Payload
+	var raw json.RawMessage
+	switch {
+	case p.Type == "local_shell_call":
+		raw = p.Action.Command
+	case p.Type == "function_call" && (p.Name == "shell" || p.Name == "exec_command" || p.Name == "shell_command" || p.Name == "container.exec"):
+		var args struct {
+			Command json.RawMessage `json:"command"`
+			Cmd     json.RawMessage `json:"cmd"`
+		}
+		if json.Unmarshal([]byte(p.Arguments), &args) != nil {
+			return nil
+		}
+		raw = args.Command
+		if len(raw) == 0 {
+			raw = args.Cmd
+		}
+	default:
+		return nil
+	}
+	if c := shellCommand(raw); c != "" {
+		return []string{c}
+	}
+	return nil
+}
+
+// shellCommand turns a command given as a string, or as an argv whose shell runs a script
+// (["bash", "-lc", "script"]), into the command line a person would have typed.
+func shellCommand(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var argv []string
+	if json.Unmarshal(raw, &argv) != nil || len(argv) == 0 {
+		return ""
+	}
+	if len(argv) == 3 && (argv[1] == "-c" || argv[1] == "-lc") {
+		return argv[2]
+	}
+	return strings.Join(argv, " ")
+}
+
+// codexCounter advances a loop's token count over a Codex rollout: what its running total
+// grew by since the mark (the whole total for a rollout the loop has not read before).
+func codexCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark, error) {
+	if path == "" {
+		return nil
+	}
+	return func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
+		mark := loop.TranscriptMark{Path: path}
+		var from, before int64
+		if prev != nil {
+			mark.Tokens = prev.Tokens // tokens of earlier transcripts of this loop still count
+			if prev.Path == path {
+				from, before = prev.Offset, prev.Running
+			}
+		}
+		total, next, err := CodexUsageFrom(path, from, before)
+		if err != nil {
+			return nil, err
+		}
+		mark.Tokens += max(total-before, 0)
+		mark.Offset, mark.Running = next, total
+		return &mark, nil
+	}
+}
+
+// codexCommandReader reads the shell commands a rollout records since the mark.
+func codexCommandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
+	if path == "" {
+		return nil
+	}
+	return func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
+		from := int64(0)
+		if prev != nil && prev.Path == path {
+			from = prev.Offset
+		}
+		cmds, next, err := CodexCommandsFrom(path, from)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cmds, &loop.TranscriptMark{Path: path, Offset: next}, nil
+	}
+}

@@ -26,6 +26,10 @@ import (
 // and still bounds a runaway writer.
 const MaxPayload = 8 << 20
 
+// maxPayloadDrain bounds what is read and dropped after a payload found too large: a quarter
+// of a second or so, and a writer that never stops cannot hold the hook.
+const maxPayloadDrain = 256 << 20
+
 var (
 	// ErrPayloadTooLarge: stdin held more than MaxPayload bytes.
 	ErrPayloadTooLarge = fmt.Errorf("hooks: hook payload larger than %d MiB", MaxPayload>>20)
@@ -108,6 +112,9 @@ func readPayload(r io.Reader, event string, v any) error {
 		return fmt.Errorf("hooks: read %s payload: %w", event, err)
 	}
 	if len(data) > MaxPayload {
+		// Read on (within a bound) before giving up, so that the agent writing the payload
+		// sees its write complete rather than a broken pipe.
+		io.CopyN(io.Discard, r, maxPayloadDrain)
 		return ErrPayloadTooLarge
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark is not JSON

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -168,13 +169,13 @@ func TestReadStopInputBounds(t *testing.T) {
 	if in.LastAssistantMessage == nil || len(*in.LastAssistantMessage) < MaxPayload-100 {
 		t.Fatal("the message of a MaxPayload payload was not read whole")
 	}
-	// It reads at most MaxPayload+1 bytes, whatever the writer has.
+	// An endless writer is read a bounded amount (the payload, then the drain), not forever.
 	r := &countingReader{r: endless{}}
 	if _, err := ReadStopInput(r); !errors.Is(err, ErrPayloadTooLarge) {
 		t.Fatalf("err = %v", err)
 	}
-	if r.n > MaxPayload+1 {
-		t.Errorf("read %d bytes, want at most %d", r.n, MaxPayload+1)
+	if r.n > MaxPayload+1+maxPayloadDrain {
+		t.Errorf("read %d bytes, want at most %d", r.n, MaxPayload+1+maxPayloadDrain)
 	}
 }
 
@@ -382,5 +383,27 @@ func TestLineCol(t *testing.T) {
 		if l, c := lineCol(data, tt.off); l != tt.line || c != tt.col {
 			t.Errorf("lineCol(%d) = %d:%d, want %d:%d", tt.off, l, c, tt.line, tt.col)
 		}
+	}
+}
+
+// TestOversizedPayloadDrained: an agent writing a payload over MaxPayload sees its write
+// complete, not a broken pipe, though the payload is refused.
+func TestOversizedPayloadDrained(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := w.Write(bytes.Repeat([]byte("x"), MaxPayload+4<<20))
+		w.Close()
+		wrote <- err
+	}()
+	if _, err := ReadStopInput(r); !errors.Is(err, ErrPayloadTooLarge) {
+		t.Fatalf("ReadStopInput: %v, want ErrPayloadTooLarge", err)
+	}
+	r.Close()
+	if err := <-wrote; err != nil {
+		t.Fatalf("the agent's write failed: %v", err)
 	}
 }

@@ -90,7 +90,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // readOnly names the commands that only read the loop: an interrupt may just end them, as it
 // ends git log, so they skip interruptible, whose signal thread costs a third of a
 // millisecond at start-up (status, timed against git cat-file, is issue 2's target).
-var readOnly = map[string]bool{"status": true, "list": true, "log": true, "show": true, "diff": true, "report": true, "score": true}
+var readOnly = map[string]bool{"status": true, "list": true, "log": true, "show": true, "diff": true, "score": true}
 
 // interruptible is a context cancelled by SIGINT or SIGTERM (an agent killing its hook, or
 // Ctrl-C), so running gates' process groups are killed instead of outliving git-loop.

@@ -14,6 +14,14 @@ var repoEnvVars = []string{
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES",
 }
 
+// UnsetGitEnv removes the variables that point git at a repository from this process's
+// environment, for a command that works in a repository of its own (the demo).
+func UnsetGitEnv() {
+	for _, v := range repoEnvVars {
+		os.Unsetenv(v)
+	}
+}
+
 // CleanGitEnv is the process environment without the variables that point git at a
 // repository, for git children that must find theirs from their own directory (or flags).
 func CleanGitEnv() []string {

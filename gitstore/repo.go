@@ -83,12 +83,54 @@ func openGitDir(gitDir string) (*Repo, error) {
 // OpenFromEnv opens the repository of a command a person ran, found as git finds it: through
 // $GIT_DIR when set (`git --git-dir=… loop` sets it), with $GIT_WORK_TREE, else core.worktree,
 // else the current directory as the worktree's top (git's rules for an explicit git dir);
-// else as Open(dir). Hooks do not use it: the agent's directory names their repository.
+// with $GIT_WORK_TREE alone, the git dir found from dir and that worktree; else as
+// Open(dir). Hooks do not use it: the agent's directory names their repository.
+//
+// When either variable is set, both are then rewritten in the process environment as the
+// absolute paths found, so that the children git-loop starts elsewhere (gates run at the
+// worktree's top, the agent under `git loop run`) see the same repository.
 func OpenFromEnv(dir string) (*Repo, error) {
-	env := os.Getenv("GIT_DIR")
-	if env == "" {
+	var r *Repo
+	var err error
+	switch {
+	case os.Getenv("GIT_DIR") != "":
+		r, err = openExplicit(os.Getenv("GIT_DIR"))
+	case os.Getenv("GIT_WORK_TREE") != "":
+		r, err = openWorkTreeEnv(dir, os.Getenv("GIT_WORK_TREE"))
+	default:
 		return Open(dir)
 	}
+	if err != nil {
+		return nil, err
+	}
+	os.Setenv("GIT_DIR", r.GitDir)
+	os.Setenv("GIT_WORK_TREE", r.WorkTree)
+	return r, nil
+}
+
+// openWorkTreeEnv opens the repository found from dir with work as its worktree, as git
+// does with GIT_WORK_TREE and no GIT_DIR.
+func openWorkTreeEnv(dir, work string) (*Repo, error) {
+	_, gitDir, err := discover(dir)
+	if err != nil {
+		return nil, err
+	}
+	r, err := openGitDir(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	if r.WorkTree, err = canonicalDir(work); err != nil {
+		return nil, err
+	}
+	r.explicit = true
+	if err := r.checkFormat(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// openExplicit opens the repository of GIT_DIR=env (see OpenFromEnv).
+func openExplicit(env string) (*Repo, error) {
 	gitDir, err := explicitGitDir(env)
 	if err != nil {
 		return nil, err

@@ -20,28 +20,36 @@ import (
 // The format is documented by the tools that read it, not by Codex; no real rollout was at
 // hand, so the parsers below are lenient: what they do not recognise they skip.
 
-// CodexUsageFrom returns a rollout's running token total as of its last token_count event
-// from byte offset from on (total when there is none), and the offset after the last
-// complete line, so the next call reads only what was appended.
-func CodexUsageFrom(path string, from, total int64) (int64, int64, error) {
+// CodexUsageFrom returns the tokens a rollout's token_count events record from byte offset
+// from on, given last, the running total at from: what each event's running total grew by,
+// or the whole total after one that went back (a total that restarts). It also returns the
+// running total at the end and the offset after the last complete line, so the next call
+// reads only what was appended.
+func CodexUsageFrom(path string, from, last int64) (spent, running, next int64, err error) {
 	f, size, err := openTranscript(path)
 	if err != nil {
-		return total, from, err
+		return 0, last, from, err
 	}
 	defer f.Close()
 	if from < 0 || from > size {
-		return total, from, fmt.Errorf("hooks: usage offset %d outside rollout %s (%d bytes)", from, path, size)
+		return 0, last, from, fmt.Errorf("hooks: usage offset %d outside rollout %s (%d bytes)", from, path, size)
 	}
-	next, err := forwardLines(f, size, from, defaultLimits, func(line []byte) error {
+	running = last
+	next, err = forwardLines(f, size, from, defaultLimits, func(line []byte) error {
 		if t, ok := codexTokenTotal(line); ok {
-			total = t
+			if t >= running {
+				spent += t - running
+			} else {
+				spent += t // the total started again
+			}
+			running = t
 		}
 		return nil
 	})
 	if err != nil {
-		return total, from, readError(path, err)
+		return 0, last, from, readError(path, err)
 	}
-	return total, next, nil
+	return spent, running, next, nil
 }
 
 // codexTokenTotal reads the running total of one rollout line holding a token_count event.
@@ -55,10 +63,9 @@ func codexTokenTotal(line []byte) (int64, bool) {
 			Type string `json:"type"`
 			Info *struct {
 				Total struct {
-					Input     int64 `json:"input_tokens"`
-					Output    int64 `json:"output_tokens"`
-					Reasoning int64 `json:"reasoning_output_tokens"`
-					Total     int64 `json:"total_tokens"`
+					Input  int64 `json:"input_tokens"`
+					Output int64 `json:"output_tokens"` // reasoning tokens included
+					Total  int64 `json:"total_tokens"`
 				} `json:"total_token_usage"`
 			} `json:"info"`
 		} `json:"payload"`
@@ -70,7 +77,7 @@ func codexTokenTotal(line []byte) (int64, bool) {
 	if t.Total > 0 {
 		return t.Total, true
 	}
-	if sum := t.Input + t.Output + t.Reasoning; sum > 0 {
+	if sum := t.Input + t.Output; sum > 0 {
 		return sum, true
 	}
 	return 0, false
@@ -174,12 +181,12 @@ func codexCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark,
 				from, before = prev.Offset, prev.Running
 			}
 		}
-		total, next, err := CodexUsageFrom(path, from, before)
+		spent, running, next, err := CodexUsageFrom(path, from, before)
 		if err != nil {
 			return nil, err
 		}
-		mark.Tokens += max(total-before, 0)
-		mark.Offset, mark.Running = next, total
+		mark.Tokens += spent
+		mark.Offset, mark.Running = next, running
 		return &mark, nil
 	}
 }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +31,7 @@ func TestCodexTokenTotal(t *testing.T) {
 	}{
 		{codexCount1200, 1200, true},
 		{codexCount2000, 2000, true},
-		{`{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":70,"output_tokens":20,"reasoning_output_tokens":10}}}}`, 100, true}, // no total: summed
+		{`{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":70,"output_tokens":30,"reasoning_output_tokens":10}}}}`, 100, true}, // no total: input+output (which holds reasoning)
 		{codexNoInfo, 0, false},
 		{codexMeta, 0, false},
 		{codexShell, 0, false},
@@ -131,4 +132,27 @@ func FuzzCodexLine(f *testing.F) {
 		}
 		codexCommands(line)
 	})
+}
+
+// TestCodexCounterRestart: a running total that goes back (a restarted process writing to the
+// same rollout) does not make the loop forget what was spent after it (found in review).
+func TestCodexCounterRestart(t *testing.T) {
+	total := func(n int) string {
+		return fmt.Sprintf(`{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":%d,"output_tokens":0,"total_tokens":%d}}}}`+"\n", n, n)
+	}
+	path := filepath.Join(t.TempDir(), "rollout.jsonl")
+	os.WriteFile(path, []byte(total(100000)), 0o644)
+	count := codexCounter(path)
+	m1, err := count(nil)
+	if err != nil || m1.Tokens != 100000 {
+		t.Fatalf("first stop: %+v, %v", m1, err)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(total(5000))  // the total restarts…
+	f.WriteString(total(60000)) // …and reaches 60000
+	f.Close()
+	m2, err := count(m1)
+	if err != nil || m2.Tokens != 160000 || m2.Running != 60000 {
+		t.Fatalf("after a restart: %+v, %v; want 160000 tokens, running 60000", m2, err)
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
 )
 
 // demoTurn is one scripted agent turn: files it writes, then what it says when it stops.
@@ -34,6 +36,7 @@ var demoTurns = []demoTurn{
 // first claim is rejected by the gate; its fix completes the loop. It then shows the loop's
 // history with plain git and leaves the repository in place for exploring.
 func Demo(ctx context.Context, w io.Writer) error {
+	gitstore.UnsetGitEnv() // GIT_DIR and kin name the user's repository, never the demo's
 	dir, err := os.MkdirTemp("", "git-loop-demo-")
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)

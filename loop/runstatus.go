@@ -227,10 +227,11 @@ func (a *aboveStatus) Write(p []byte) (int, error) {
 	if end == 0 && len(a.pending) < maxPendingLine {
 		return len(p), nil
 	}
-	if end == 0 {
-		end = len(a.pending)
+	suffix := ""
+	if end == 0 { // too long to hold: shown in part, ended here so the live line cannot erase it
+		end, suffix = len(a.pending), "\n"
 	}
-	a.show(a.pending[:end], "")
+	a.show(a.pending[:end], suffix)
 	a.pending = append(a.pending[:0], a.pending[end:]...)
 	return len(p), nil
 }

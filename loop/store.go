@@ -260,9 +260,10 @@ func (s *Store) snapshotCommit(prev gitstore.Hash, prevTree, tree gitstore.Hash,
 	return h, true, err
 }
 
-// WorktreeTop returns the top directory of the worktree containing dir.
+// WorktreeTop returns the top directory of the worktree containing dir, or the one GIT_DIR
+// and GIT_WORK_TREE name (see gitstore.OpenFromEnv).
 func WorktreeTop(dir string) (string, error) {
-	s, err := OpenStore(dir)
+	s, err := OpenStoreFromEnv(dir)
 	if err != nil {
 		return "", err
 	}

@@ -257,8 +257,8 @@ func UserConfigFiles() []string {
 	return files
 }
 
-// loadRepoConfig merges system, global, repository and (with extensions.worktreeConfig) the
-// worktree's config.worktree, in git's order of precedence.
+// loadRepoConfig merges system, global, repository, (with extensions.worktreeConfig) the
+// worktree's config.worktree, and the environment's (git -c), in git's order of precedence.
 func loadRepoConfig(common, gitDir string) (*Config, error) {
 	c := NewConfig()
 	for _, f := range UserConfigFiles() {
@@ -276,6 +276,11 @@ func loadRepoConfig(common, gitDir string) (*Config, error) {
 			return nil, err
 		}
 	}
+	env, err := envConfig() // git -c: the command scope, over every file
+	if err != nil {
+		return nil, err
+	}
+	c.Merge(env)
 	return c, nil
 }
 

@@ -14,6 +14,7 @@ import (
 type Config struct {
 	values map[string][]string // "section\x00subsection\x00key" → values in file order
 	subs   map[string][]string // lowercased section → subsections in first-seen order
+	repo   *includeRepo        // while loading a repository's files: what includeIf tests
 }
 
 // NewConfig returns an empty configuration.
@@ -48,7 +49,8 @@ func (c *Config) mergeFile(path string, depth int) error {
 }
 
 // merge adds the settings in data; include.path entries are followed (relative to name's
-// directory) up to a small depth, as git does. includeIf is not evaluated.
+// directory) up to a small depth, as git does, and so are includeIf.<condition>.path entries
+// whose condition holds for the repository being loaded (see includeRepo).
 func (c *Config) merge(name string, data []byte, depth int) error {
 	entries, err := parseConfigEntries(data)
 	if err != nil {
@@ -56,7 +58,7 @@ func (c *Config) merge(name string, data []byte, depth int) error {
 	}
 	for _, e := range entries {
 		sec, sub := e.section()
-		if sec == "include" && sub == "" && e.key == "path" && !e.bare {
+		if e.key == "path" && !e.bare && (sec == "include" && sub == "" || sec == "includeif" && c.repo.holds(sub, name)) {
 			if depth < 10 {
 				if err := c.mergeFile(resolveInclude(name, e.value), depth+1); err != nil {
 					return err
@@ -261,12 +263,14 @@ func UserConfigFiles() []string {
 // worktree's config.worktree, and the environment's (git -c), in git's order of precedence.
 func loadRepoConfig(common, gitDir string) (*Config, error) {
 	c := NewConfig()
+	c.repo = newIncludeRepo(gitDir)
 	for _, f := range UserConfigFiles() {
 		if err := c.mergeUserFile(f); err != nil {
 			return nil, err
 		}
 	}
 	repoCfg := NewConfig()
+	repoCfg.repo = c.repo
 	if err := repoCfg.LoadConfigFile(filepath.Join(common, "config")); err != nil {
 		return nil, err
 	}
@@ -289,6 +293,7 @@ func loadRepoConfig(common, gitDir string) (*Config, error) {
 // there must not stop every command (git itself refuses to run). Read errors are reported.
 func (c *Config) mergeUserFile(path string) error {
 	file := NewConfig()
+	file.repo = c.repo
 	err := file.LoadConfigFile(path)
 	var syntax *syntaxError
 	if errors.As(err, &syntax) {

@@ -136,3 +136,24 @@ func (g *glob) matchBudget(text string, budget int) bool {
 func callBudget(ntoks, ntext int) int {
 	return 64 + 2*(ntoks+1)*(ntext+1)
 }
+
+// Wildmatch reports whether text matches pattern as git's wildmatch does with WM_PATHNAME
+// ("*" stops at "/", "**" between slashes crosses them), and with WM_CASEFOLD when fold is
+// set (ASCII letters only, as git's tolower). git uses it outside gitignore too: includeIf
+// conditions in configuration files.
+func Wildmatch(pattern, text string, fold bool) bool {
+	if fold {
+		pattern, text = asciiLower(pattern), asciiLower(text)
+	}
+	return compileGlob(pattern).match(text)
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Diagnostics is what a gate's output says beyond its exit status: tests passed, failed and
@@ -127,16 +128,26 @@ func addCount(p **int, n int) {
 	**p += n
 }
 
-// failingSummaries is one line per failing gate whose output was understood, for the
-// continuation message: "- test: 3 failed, 41 passed; coverage 72.5%".
+// failingSummaries is one line per failing gate, for the continuation message: what its
+// output says ("- test: 3 failed, 41 passed; coverage 72.5%") when it was understood, else
+// its status and the last line it printed.
 func failingSummaries(failing []GateResult) string {
 	var b strings.Builder
 	for _, g := range failing {
+		s := ""
 		if g.Diagnostics != nil {
-			if s := g.Diagnostics.String(); s != "" {
-				fmt.Fprintf(&b, "- %s: %s\n", g.Name, s)
+			s = g.Diagnostics.String()
+		}
+		if s == "" {
+			s = g.Status
+			if g.ExitCode > 0 {
+				s += fmt.Sprintf(" (exit %d)", g.ExitCode)
+			}
+			if last := lastLine(g.Tail); last != "" {
+				s += ": " + last
 			}
 		}
+		fmt.Fprintf(&b, "- %s: %s\n", g.Name, s)
 	}
 	if b.Len() == 0 {
 		return ""
@@ -182,4 +193,17 @@ func gateConditions(g Gate) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// lastLine is the last non-blank line of s, trimmed and cut to 160 bytes on a rune boundary.
+func lastLine(s string) string {
+	s = strings.TrimSpace(lastLines(strings.TrimRight(s, " \t\r\n"), 1))
+	if len(s) > 160 {
+		cut := 160
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }

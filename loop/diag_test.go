@@ -59,9 +59,10 @@ func TestDiagFixtures(t *testing.T) {
 		{"go_test_json_fail.jsonl", want{3, 2, 1, 0, 0, -1, "go test -json"}},
 		{"go_test_json_cover_pass.jsonl", want{5, 0, 1, 0, 0, 62.5, "go test -json"}},
 		{"go_test_json_buildfail.jsonl", want{0, 0, -1, 2, 0, -1, "go test -json"}},
-		{"go_test_buildfail.txt", want{-1, 0, -1, 2, 0, -1, "go test"}},
+		{"go_test_buildfail.txt", want{-1, -1, -1, 2, 0, -1, "go test"}}, // nothing ran: no test count
 		{"go_build_fail.txt", want{-1, -1, -1, 1, 0, -1, ""}},
 		{"go_vet.txt", want{-1, -1, -1, 1, 0, -1, ""}},
+		{"go_vet_syntax.txt", want{-1, -1, -1, 1, 0, -1, ""}}, // "vet: file:line:col: …"
 		{"go_cover_func.txt", want{-1, -1, -1, 0, 0, 66.7, "go tool cover"}},
 		{"cargo_test_fail.txt", want{1, 1, 1, 0, 1, -1, "cargo test"}},
 		{"cargo_test_pass.txt", want{2, 0, 1, 0, 0, -1, "cargo test"}},
@@ -180,5 +181,21 @@ func BenchmarkParseDiagnostics(b *testing.B) {
 	b.SetBytes(int64(len(tail)))
 	for b.Loop() {
 		ParseDiagnostics(tail)
+	}
+}
+
+// TestFailingSummaries: every failing gate gets its line; one whose output was not
+// understood says its status, exit code and last line (not nothing, not "0 failed").
+func TestFailingSummaries(t *testing.T) {
+	one := 1
+	got := failingSummaries([]GateResult{
+		{Name: "build", Status: GateFail, ExitCode: 1, Diagnostics: &Diagnostics{Errors: 1}},
+		{Name: "vet", Status: GateFail, ExitCode: 1, Tail: "# m\nsomething odd happened\n\n"},
+		{Name: "test", Status: GateFail, ExitCode: 1, Diagnostics: &Diagnostics{Failed: &one}},
+		{Name: "slow", Status: GateTimeout, ExitCode: -1},
+	})
+	want := "\nGate results:\n- build: 1 error\n- vet: fail (exit 1): something odd happened\n- test: 1 failed\n- slow: timeout\n"
+	if got != want {
+		t.Errorf("failingSummaries\n got %q\nwant %q", got, want)
 	}
 }

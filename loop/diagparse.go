@@ -161,6 +161,9 @@ func (p *diagParser) goText(s string) bool {
 	}
 	if reGoPkgLine().MatchString(s) {
 		p.format("go test")
+		if strings.HasSuffix(s, " [build failed]") || strings.HasSuffix(s, " [setup failed]") {
+			return true // nothing ran: the compiler's errors say why, not a count of tests
+		}
 		if p.d.Failed == nil {
 			addCount(&p.d.Failed, 0) // a package result: no --- FAIL line means none failed
 		}
@@ -301,6 +304,7 @@ func (p *diagParser) coverageLine(s string) bool {
 
 // problem counts compiler and linter errors and warnings.
 func (p *diagParser) problem(s string) {
+	s = strings.TrimPrefix(s, "vet: ") // go vet's own errors (syntax, types) carry this prefix
 	switch {
 	case reTSC().MatchString(s):
 		p.format("tsc")

@@ -175,6 +175,9 @@ func (s *Store) activeConfig(name string) (*Config, *State, error) {
 	}
 	if st.Status != StatusActive {
 		how := fmt.Sprintf("resume it first: `git loop resume %s`", name)
+		if st.MaxIterations > 0 && st.Iteration >= st.MaxIterations { // a plain resume is refused
+			how = fmt.Sprintf("resume it with a higher limit first: `git loop resume %s --max-iterations %d`", name, st.MaxIterations*2)
+		}
 		if st.Ended() {
 			how = "start a new one: `git loop run -p PROMPT … -- AGENT…`"
 		}
@@ -247,7 +250,8 @@ func (d *driver) interrupted(iter int) (*DriveResult, error) {
 	if err := d.s.PauseWith(d.name, reason); err != nil {
 		d.say("could not pause the loop: %v", err)
 	}
-	return &DriveResult{Name: d.name, Decision: "interrupted", Reason: reason, Iterations: iter}, fmt.Errorf("%w; the loop is paused", ErrInterrupted)
+	return &DriveResult{Name: d.name, Decision: "interrupted", Reason: reason, Iterations: iter},
+		fmt.Errorf("%w; the loop is paused: continue with `git loop resume %s`, then `git loop run %s -- AGENT…`", ErrInterrupted, d.name, d.name)
 }
 
 // ended reports a loop that stopped running without completing.

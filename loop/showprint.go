@@ -153,7 +153,7 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 	if from == Latest {
 		from = to - 1
 	}
-	if from < 0 { // only the start: no iteration before it to compare with
+	if from < 0 || from == to && to == 0 { // only the start: no iteration before it to compare with
 		return nothingToCompare(w, h, to, opts)
 	}
 	b, err := h.Get(to)
@@ -249,6 +249,10 @@ func printMessageDiff(w io.Writer, lines []MessageLine, from, to int, color bool
 	changed := false
 	for _, l := range lines {
 		changed = changed || l.Op != "="
+	}
+	if len(lines) == 0 {
+		fmt.Fprintf(w, "\nno agent message in iteration %d or %d (a start, checkpoint or restore records none)\n", from, to)
+		return
 	}
 	if !changed {
 		fmt.Fprintf(w, "\nthe agent's message is the same in iterations %d and %d\n", from, to)

@@ -61,6 +61,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			defer stop()
 		}
 		err = app.RunContext(withAgentArgs(ctx, agent), args)
+		if err != nil && strings.HasPrefix(err.Error(), "No help topic for ") { // urfave/cli's own words
+			err = usageError{msg: "no help topic " + strings.TrimPrefix(err.Error(), "No help topic for ") + "; `git loop help` lists the commands"}
+		}
 	}
 	if err == nil {
 		return exitOK
@@ -161,8 +164,35 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	}
 }
 
-func onUsageError(_ *cli.Context, err error, _ bool) error {
-	return usageError{msg: err.Error() + "; see `git loop help`"}
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	help := "`git loop help`"
+	if c != nil && c.Command != nil && c.Command.Name != "" {
+		help = "`git loop help " + c.Command.Name + "`"
+	}
+	return usageError{msg: flagMessage(err.Error()) + "; see " + help}
+}
+
+// flagMessage rewrites the flag package's messages in the spelling users type: "--name"
+// for a long flag (the package writes "-name"), and no "parse error" jargon.
+func flagMessage(msg string) string {
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag " + dashed(name)
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if value, flag, ok := strings.Cut(rest, " for flag -"); ok {
+			flag, _, _ = strings.Cut(flag, ":")
+			return "invalid value " + value + " for " + dashed(flag)
+		}
+	}
+	return msg
+}
+
+// dashed is a flag's name as typed: -p, --max-iterations.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func commands(out, errOut io.Writer) []*cli.Command {

@@ -89,6 +89,9 @@ func (s *Store) readTip(name string) (gitstore.Hash, error) {
 	tip, err := s.Repo.ReadRef(RefName(name))
 	if errors.Is(err, gitstore.ErrRefNotFound) {
 		if remote, _, ok := splitFetched(name); ok {
+			if !s.Repo.Config.Has("remote", remote, "url") {
+				return tip, fmt.Errorf("%w %q: %q names a loop fetched from remote %s, and there is no such remote (see `git remote`); local loop names hold no \"/\"", ErrNoRemote, remote, name, remote)
+			}
 			return tip, fmt.Errorf("%w %q: fetch the loops of %s with `git loop fetch %s`, then list them with `git loop list --all`", ErrNoLoop, name, remote, remote)
 		}
 		return tip, fmt.Errorf("%w %q: list loops with `git loop list --all`", ErrNoLoop, name)

@@ -17,6 +17,9 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	if sig.Exit() && len(failing) > 0 {
 		fmt.Fprintf(&b, "You signalled completion, but %s not pass; the loop goes on until they do.\n", gateList(failing))
 	}
+	if sig.QuotedPromise {
+		b.WriteString("Your <promise> was inside code (backticks or a fenced block), where it does not count: write it as plain text.\n")
+	}
 	b.WriteString(failingSummaries(failing))
 	switch {
 	case layer != "" && evidence.Name == layer:

@@ -16,6 +16,9 @@ type Signals struct {
 	Marker string `json:"marker,omitempty"`
 	// Status is the parsed status block, when the message has one.
 	Status *StatusBlock `json:"status,omitempty"`
+	// QuotedPromise: a configured promise appears only inside code, where it does not count
+	// (the agent is told so).
+	QuotedPromise bool `json:"quoted_promise,omitempty"`
 }
 
 // Exit reports whether the agent signalled that it is done.
@@ -60,7 +63,23 @@ func ParseSignals(msg string, promises, markers []string) Signals {
 	if m := statusBlock().FindAllStringSubmatch(prose, -1); len(m) > 0 {
 		s.Status = parseStatusBlock(m[len(m)-1][2])
 	}
+	if s.Promise == "" && prose != msg { // something was code: was the promise in it?
+		s.QuotedPromise = promiseIn(msg, promises)
+	}
 	return s
+}
+
+// promiseIn reports whether text holds one of the promises in a <promise> tag.
+func promiseIn(text string, promises []string) bool {
+	for _, m := range promiseTag().FindAllStringSubmatch(text, -1) {
+		said := normalizeSpace(m[1])
+		for _, p := range promises {
+			if said != "" && said == normalizeSpace(p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stripCode blanks what Markdown shows as code, and HTML comments, so a phrase quoted there

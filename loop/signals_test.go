@@ -73,3 +73,30 @@ func FuzzParseSignals(f *testing.F) {
 		}
 	})
 }
+
+// TestQuotedPromise: a promise only inside code does not count, and the agent is told why.
+func TestQuotedPromise(t *testing.T) {
+	for _, tc := range []struct {
+		msg     string
+		promise string
+		quoted  bool
+	}{
+		{"done: `<promise>DONE</promise>`", "", true},
+		{"```\n<promise>DONE</promise>\n```", "", true},
+		{"`<promise>DONE</promise>` and <promise>DONE</promise>", "DONE", false},
+		{"<promise>DONE</promise>", "DONE", false},
+		{"`<promise>OTHER</promise>`", "", false},
+		{"no code, no promise", "", false},
+	} {
+		s := ParseSignals(tc.msg, []string{"DONE"}, nil)
+		if s.Promise != tc.promise || s.QuotedPromise != tc.quoted {
+			t.Errorf("ParseSignals(%q) = promise %q, quoted %v; want %q, %v", tc.msg, s.Promise, s.QuotedPromise, tc.promise, tc.quoted)
+		}
+	}
+	cfg := &Config{Prompt: "task", Promises: []string{"DONE"}, Exit: ExitPromise}
+	msg := continuation(cfg, State{Iteration: 1, MaxIterations: 5}, Observation{MessageKnown: true}, []string{"exit signal"}, nil, "", GateResult{},
+		ParseSignals("`<promise>DONE</promise>`", cfg.Promises, nil))
+	if !strings.Contains(msg, "inside code") {
+		t.Errorf("the continuation does not say the promise was quoted:\n%s", msg)
+	}
+}

@@ -103,7 +103,9 @@ func resolveInclude(from, path string) string {
 	if filepath.IsAbs(path) {
 		return path
 	}
-	return filepath.Join(filepath.Dir(from), path)
+	// joined as text and left to the file system, as git does: through a symlinked
+	// directory, ".." is the real parent, which filepath.Join's cleaning would not be
+	return filepath.Dir(from) + string(filepath.Separator) + path
 }
 
 func configKey(section, sub, key string) string {
@@ -261,9 +263,9 @@ func UserConfigFiles() []string {
 
 // loadRepoConfig merges system, global, repository, (with extensions.worktreeConfig) the
 // worktree's config.worktree, and the environment's (git -c), in git's order of precedence.
-func loadRepoConfig(common, gitDir string) (*Config, error) {
+func loadRepoConfig(common, gitDir, givenGitDir string) (*Config, error) {
 	c := NewConfig()
-	c.repo = newIncludeRepo(gitDir)
+	c.repo = newIncludeRepo(gitDir, givenGitDir)
 	for _, f := range UserConfigFiles() {
 		if err := c.mergeUserFile(f); err != nil {
 			return nil, err

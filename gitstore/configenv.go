@@ -14,33 +14,41 @@ import (
 // envConfig is the configuration the environment sets (see above).
 func envConfig() (*Config, error) {
 	c := NewConfig()
+	if err := c.addCounted(); err != nil { // git reads these first, so git -c wins over them
+		return nil, err
+	}
 	if params := os.Getenv("GIT_CONFIG_PARAMETERS"); params != "" {
 		if err := c.addParameters(params); err != nil {
 			return nil, fmt.Errorf("read GIT_CONFIG_PARAMETERS (git -c): %w", err)
 		}
 	}
-	count := os.Getenv("GIT_CONFIG_COUNT")
+	return c, nil
+}
+
+// addCounted adds GIT_CONFIG_COUNT's GIT_CONFIG_KEY_<n> = GIT_CONFIG_VALUE_<n> pairs.
+func (c *Config) addCounted() error {
+	count := strings.TrimSpace(os.Getenv("GIT_CONFIG_COUNT"))
 	if count == "" {
-		return c, nil
+		return nil
 	}
 	n, err := strconv.Atoi(count)
 	if err != nil || n < 0 {
-		return nil, fmt.Errorf("GIT_CONFIG_COUNT=%q is not a count: fix or unset it", count)
+		return fmt.Errorf("GIT_CONFIG_COUNT=%q is not a count: fix or unset it", count)
 	}
 	for i := 0; i < n; i++ {
 		key, ok := os.LookupEnv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
 		if !ok || key == "" {
-			return nil, fmt.Errorf("GIT_CONFIG_KEY_%d is missing (GIT_CONFIG_COUNT=%d): set it or lower the count", i, n)
+			return fmt.Errorf("GIT_CONFIG_KEY_%d is missing (GIT_CONFIG_COUNT=%d): set it or lower the count", i, n)
 		}
 		value, ok := os.LookupEnv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i))
 		if !ok {
-			return nil, fmt.Errorf("GIT_CONFIG_VALUE_%d is missing (GIT_CONFIG_COUNT=%d): set it or lower the count", i, n)
+			return fmt.Errorf("GIT_CONFIG_VALUE_%d is missing (GIT_CONFIG_COUNT=%d): set it or lower the count", i, n)
 		}
 		if err := c.addDotted(key, value); err != nil {
-			return nil, fmt.Errorf("GIT_CONFIG_KEY_%d: %w", i, err)
+			return fmt.Errorf("GIT_CONFIG_KEY_%d: %w", i, err)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // addParameters adds GIT_CONFIG_PARAMETERS: shell-quoted words separated by spaces, each

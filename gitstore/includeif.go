@@ -13,10 +13,13 @@ import (
 // does. hasconfig:… conditions are not evaluated (their files are not read).
 type includeRepo struct {
 	gitDir string // canonical, as git's realpath of it
+	given  string // as named through symlinks, when git would try that too; or ""
 	branch *string
 }
 
-func newIncludeRepo(gitDir string) *includeRepo { return &includeRepo{gitDir: gitDir} }
+func newIncludeRepo(gitDir, given string) *includeRepo {
+	return &includeRepo{gitDir: gitDir, given: given}
+}
 
 // holds reports whether the condition of an [includeIf "cond"] section in file holds.
 func (r *includeRepo) holds(cond, file string) bool {
@@ -45,7 +48,7 @@ func (r *includeRepo) gitDirMatches(pat, file string, fold bool) bool {
 		if err != nil {
 			return false
 		}
-		pat = filepath.ToSlash(home) + pat[1:]
+		pat = filepath.ToSlash(canonical(home)) + pat[1:] // git expands ~ to $HOME's real path
 	case strings.HasPrefix(pat, "./"):
 		dir := filepath.ToSlash(filepath.Dir(canonical(file)))
 		pat, prefix = dir+pat[1:], len(dir)+1
@@ -55,32 +58,43 @@ func (r *includeRepo) gitDirMatches(pat, file string, fold bool) bool {
 	if strings.HasSuffix(pat, "/") {
 		pat += "**"
 	}
-	text := filepath.ToSlash(r.gitDir)
-	if prefix > 0 {
-		if len(text) < prefix || !sameText(pat[:prefix], text[:prefix], fold) {
+	for _, dir := range []string{r.gitDir, r.given} { // the real path first, as git
+		if text := filepath.ToSlash(dir); dir != "" && (prefix == 0 || len(text) >= prefix && sameText(pat[:prefix], text[:prefix], fold)) &&
+			ignore.Wildmatch(pat[prefix:], text[prefix:], fold) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameText compares as git's strncmp, or strncasecmp (ASCII letters only) when fold is set.
+func sameText(a, b string, fold bool) bool {
+	if !fold {
+		return a == b
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
 			return false
 		}
 	}
-	return ignore.Wildmatch(pat[prefix:], text[prefix:], fold)
-}
-
-func sameText(a, b string, fold bool) bool {
-	if fold {
-		return strings.EqualFold(a, b)
-	}
-	return a == b
+	return true
 }
 
 // onBranch matches the branch HEAD names (none when detached); a trailing "/" matches
 // every branch below it.
 func (r *includeRepo) onBranch(pat string) bool {
 	if r.branch == nil {
-		branch := ""
-		if data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD")); err == nil {
-			if ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/heads/"); ok {
-				branch = ref
-			}
-		}
+		branch := r.headBranch()
 		r.branch = &branch
 	}
 	if *r.branch == "" {
@@ -90,4 +104,35 @@ func (r *includeRepo) onBranch(pat string) bool {
 		pat += "**"
 	}
 	return ignore.Wildmatch(pat, *r.branch, false)
+}
+
+// headBranch is the branch HEAD names at the end of its chain of symbolic refs (a branch kept
+// as an alias of another, say), or "" when HEAD is detached or unreadable. Symbolic refs are
+// loose files; they live in the worktree's git dir (HEAD) or the common one (refs/).
+func (r *includeRepo) headBranch() string {
+	common := r.gitDir
+	if data, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
+		if c := strings.TrimSpace(string(data)); filepath.IsAbs(c) {
+			common = c
+		} else {
+			common = filepath.Join(r.gitDir, c)
+		}
+	}
+	name, dir := "HEAD", r.gitDir
+	for i := 0; i < 5; i++ {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			break
+		}
+		target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref:")
+		if !ok {
+			break
+		}
+		name, dir = strings.TrimSpace(target), common
+	}
+	branch, _ := strings.CutPrefix(name, "refs/heads/")
+	if branch == name {
+		return ""
+	}
+	return branch
 }

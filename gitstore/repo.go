@@ -55,7 +55,7 @@ func Open(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := openGitDir(gitDir)
+	r, err := openGitDir(gitDir, givenGitDir(dir, work, gitDir))
 	if err != nil {
 		return nil, err
 	}
@@ -66,14 +66,30 @@ func Open(dir string) (*Repo, error) {
 	return r, nil
 }
 
+// givenGitDir is the git dir as reached from dir without resolving symlinks, when dir is the
+// worktree's top and its .git a directory: git matches includeIf "gitdir:" patterns against
+// that path too (from a subdirectory it has moved to the top, and only the real path is
+// left). "" when it is the canonical one anyway.
+func givenGitDir(dir, work, gitDir string) string {
+	abs, err := filepath.Abs(dir) // the current directory as $PWD names it, when it does
+	if err != nil || canonical(abs) != work {
+		return ""
+	}
+	if given := filepath.Join(abs, ".git"); given != gitDir && canonical(given) == gitDir {
+		return given
+	}
+	return ""
+}
+
 // openGitDir reads what a git directory says of its repository: the common directory and
-// the configuration. The caller sets the worktree, then checks the format.
-func openGitDir(gitDir string) (*Repo, error) {
+// the configuration. given is the git dir as named before symlinks were resolved, or "" (see
+// givenGitDir). The caller sets the worktree, then checks the format.
+func openGitDir(gitDir, given string) (*Repo, error) {
 	common, err := commonDir(gitDir)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := loadRepoConfig(common, gitDir)
+	cfg, err := loadRepoConfig(common, gitDir, given)
 	if err != nil {
 		return nil, err
 	}
@@ -111,11 +127,11 @@ func OpenFromEnv(dir string) (*Repo, error) {
 // openWorkTreeEnv opens the repository found from dir with work as its worktree, as git
 // does with GIT_WORK_TREE and no GIT_DIR.
 func openWorkTreeEnv(dir, work string) (*Repo, error) {
-	_, gitDir, err := discover(dir)
+	top, gitDir, err := discover(dir)
 	if err != nil {
 		return nil, err
 	}
-	r, err := openGitDir(gitDir)
+	r, err := openGitDir(gitDir, givenGitDir(dir, top, gitDir))
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +151,11 @@ func openExplicit(env string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := openGitDir(gitDir)
+	given := ""
+	if abs, err := filepath.Abs(env); err == nil && abs != gitDir && canonical(abs) == gitDir {
+		given = abs // a directory named through a symlink; a .git file's target is real already
+	}
+	r, err := openGitDir(gitDir, given)
 	if err != nil {
 		return nil, err
 	}

@@ -135,6 +135,13 @@ func openWorkTreeEnv(dir, work string) (*Repo, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.withWorkTree(work)
+}
+
+// withWorkTree completes a repository opened through the environment: its worktree's top
+// (canonical), then the format check.
+func (r *Repo) withWorkTree(work string) (*Repo, error) {
+	var err error
 	if r.WorkTree, err = canonicalDir(work); err != nil {
 		return nil, err
 	}
@@ -171,14 +178,7 @@ func openExplicit(env string) (*Repo, error) {
 	if work == "" {
 		work = "."
 	}
-	if r.WorkTree, err = canonicalDir(work); err != nil {
-		return nil, err
-	}
-	r.explicit = true
-	if err := r.checkFormat(); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return r.withWorkTree(work)
 }
 
 // explicitGitDir resolves $GIT_DIR: a git directory, or a ".git" file naming one.

@@ -193,18 +193,5 @@ func codexCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark,
 
 // codexCommandReader reads the shell commands a rollout records since the mark.
 func codexCommandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-	if path == "" {
-		return nil
-	}
-	return func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-		from := int64(0)
-		if prev != nil && prev.Path == path {
-			from = prev.Offset
-		}
-		cmds, next, err := CodexCommandsFrom(path, from)
-		if err != nil {
-			return nil, nil, err
-		}
-		return cmds, &loop.TranscriptMark{Path: path, Offset: next}, nil
-	}
+	return markedCommands(path, CodexCommandsFrom)
 }

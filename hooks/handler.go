@@ -170,6 +170,12 @@ func transcriptCounter(path string) func(*loop.TranscriptMark) (*loop.Transcript
 // commandReader reads the agent's shell commands from where the previous stop left off (from
 // the start of a transcript the loop has not read before).
 func commandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
+	return markedCommands(path, CommandsFrom)
+}
+
+// markedCommands reads commands from path with read, from the mark's offset when the mark is
+// of this file, else from its start; nil without a path.
+func markedCommands(path string, read func(string, int64) ([]string, int64, error)) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
 	if path == "" {
 		return nil
 	}
@@ -178,7 +184,7 @@ func commandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.Tran
 		if prev != nil && prev.Path == path {
 			from = prev.Offset
 		}
-		cmds, next, err := CommandsFrom(path, from)
+		cmds, next, err := read(path, from)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -265,7 +265,7 @@ func UserConfigFiles() []string {
 // worktree's config.worktree, and the environment's (git -c), in git's order of precedence.
 func loadRepoConfig(common, gitDir, givenGitDir string) (*Config, error) {
 	c := NewConfig()
-	c.repo = newIncludeRepo(gitDir, givenGitDir)
+	c.repo = newIncludeRepo(gitDir, common, givenGitDir)
 	for _, f := range UserConfigFiles() {
 		if err := c.mergeUserFile(f); err != nil {
 			return nil, err

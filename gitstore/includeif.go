@@ -13,12 +13,13 @@ import (
 // does. hasconfig:… conditions are not evaluated (their files are not read).
 type includeRepo struct {
 	gitDir string // canonical, as git's realpath of it
+	common string // where refs/ lives (see commonDir)
 	given  string // as named through symlinks, when git would try that too; or ""
 	branch *string
 }
 
-func newIncludeRepo(gitDir, given string) *includeRepo {
-	return &includeRepo{gitDir: gitDir, given: given}
+func newIncludeRepo(gitDir, common, given string) *includeRepo {
+	return &includeRepo{gitDir: gitDir, common: common, given: given}
 }
 
 // holds reports whether the condition of an [includeIf "cond"] section in file holds.
@@ -110,14 +111,6 @@ func (r *includeRepo) onBranch(pat string) bool {
 // as an alias of another, say), or "" when HEAD is detached or unreadable. Symbolic refs are
 // loose files; they live in the worktree's git dir (HEAD) or the common one (refs/).
 func (r *includeRepo) headBranch() string {
-	common := r.gitDir
-	if data, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
-		if c := strings.TrimSpace(string(data)); filepath.IsAbs(c) {
-			common = c
-		} else {
-			common = filepath.Join(r.gitDir, c)
-		}
-	}
 	name, dir := "HEAD", r.gitDir
 	for i := 0; i < 5; i++ {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
@@ -128,7 +121,7 @@ func (r *includeRepo) headBranch() string {
 		if !ok {
 			break
 		}
-		name, dir = strings.TrimSpace(target), common
+		name, dir = strings.TrimSpace(target), r.common
 	}
 	branch, _ := strings.CutPrefix(name, "refs/heads/")
 	if branch == name {

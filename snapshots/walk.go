@@ -318,33 +318,48 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 // The directory's stat data are taken before it is read, so a change made while it is read
 // shows as a difference next time.
 func (s *snapshotter) listDir(job subdir, abs string, cached *cachedDir, buf []byte) (*openedDir, []dirent, error) {
-	n, dir := job.node, job.dir
-	if s.listings && cached != nil && cached.listing != "" && n.rel != "" {
-		var st fileStat
-		var err error
-		if dir != nil {
-			st, err = dir.stat()
-		} else {
-			st, err = lstat(abs)
-		}
-		if err == nil && st.isDir() && st.dev == s.listDev && st.dev == cached.dirStat.dev && sameStat(&st, &cached.dirStat) {
-			if ents, ok := decodeListing(cached.listing); ok {
-				if dir == nil && len(abs) > maxPathDir { // too deep to examine by path
-					if dir, err = openDir(abs, false); err != nil {
-						return nil, nil, err
-					}
-				}
-				n.listing, n.dirStat = cached.listing, st
-				if dir == nil {
-					dir = pathDir(abs)
-				}
-				dir.local = true // on the worktree top's local file system, as st says
-				return dir, ents, nil
-			}
+	if s.listings && cached != nil && cached.listing != "" && job.node.rel != "" {
+		if dir, ents, ok, err := s.cachedListing(job, abs, cached); ok || err != nil {
+			return dir, ents, err
 		}
 	}
-	var err error
+	return s.readListing(job, abs, buf)
+}
+
+// cachedListing is the cached listing of job's directory, when the directory still has the
+// stat data it was listed with (ok false otherwise: read it).
+func (s *snapshotter) cachedListing(job subdir, abs string, cached *cachedDir) (dir *openedDir, ents []dirent, ok bool, err error) {
+	var st fileStat
+	if dir = job.dir; dir != nil {
+		st, err = dir.stat()
+	} else {
+		st, err = lstat(abs)
+	}
+	if err != nil || !st.isDir() || st.dev != s.listDev || st.dev != cached.dirStat.dev || !sameStat(&st, &cached.dirStat) {
+		return nil, nil, false, nil
+	}
+	if ents, ok = decodeListing(cached.listing); !ok {
+		return nil, nil, false, nil
+	}
+	if dir == nil && len(abs) > maxPathDir { // too deep to examine by path
+		if dir, err = openDir(abs, false); err != nil {
+			return nil, nil, false, err
+		}
+	}
 	if dir == nil {
+		dir = pathDir(abs)
+	}
+	dir.local = true // on the worktree top's local file system, as st says
+	job.node.listing, job.node.dirStat = cached.listing, st
+	return dir, ents, true, nil
+}
+
+// readListing reads job's directory, noting its listing for the next snapshot when it is
+// settled; its stat data are taken before it is read.
+func (s *snapshotter) readListing(job subdir, abs string, buf []byte) (*openedDir, []dirent, error) {
+	n, dir := job.node, job.dir
+	if dir == nil {
+		var err error
 		if dir, err = openDir(abs, n.rel == ""); err != nil {
 			return nil, nil, err
 		}

@@ -282,7 +282,7 @@ func loadRepoConfig(common, gitDir, givenGitDir string) (*Config, error) {
 			return nil, err
 		}
 	}
-	env, err := envConfig() // git -c: the command scope, over every file
+	env, err := envConfig(c.repo) // git -c: the command scope, over every file
 	if err != nil {
 		return nil, err
 	}

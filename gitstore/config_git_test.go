@@ -178,3 +178,25 @@ func TestConfigLikeGitRelativeIncludeThroughSymlink(t *testing.T) {
 		t.Errorf("user.name %q, git says %q", got, want)
 	}
 }
+
+// git follows include.path and includeIf.<cond>.path given with -c or GIT_CONFIG_COUNT
+// (absolute paths), where they stand.
+func TestConfigLikeGitEnvIncludePath(t *testing.T) {
+	refsHermetic(t)
+	work := filepath.Join(t.TempDir(), "w")
+	refsGit(t, filepath.Dir(work), "init", "-q", work)
+	inc := globalWithInclude(t, "")
+	for _, key := range []string{"include.path", "includeIf.onbranch:main.path"} {
+		t.Run(key, func(t *testing.T) {
+			env := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=" + key, "GIT_CONFIG_VALUE_0=" + inc}
+			want := gitIn(t, work, env, "config", "user.name")
+			for _, e := range env {
+				k, v, _ := strings.Cut(e, "=")
+				t.Setenv(k, v)
+			}
+			if got := mustOpen(t, work).Config.Get("user", "", "name"); got != want {
+				t.Errorf("user.name %q, git says %q", got, want)
+			}
+		})
+	}
+}

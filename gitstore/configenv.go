@@ -3,6 +3,7 @@ package gitstore
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -11,9 +12,12 @@ import (
 // GIT_CONFIG_PARAMETERS; GIT_CONFIG_COUNT with GIT_CONFIG_KEY_<n> and GIT_CONFIG_VALUE_<n>
 // set more. Both have the command scope: they win over every file.
 
-// envConfig is the configuration the environment sets (see above).
-func envConfig() (*Config, error) {
+// envConfig is the configuration the environment sets (see above). Its include.path and
+// includeIf.<condition>.path entries are followed where they stand, as git does; repo is
+// what conditions test (nil: none holds).
+func envConfig(repo *includeRepo) (*Config, error) {
 	c := NewConfig()
+	c.repo = repo
 	if err := c.addCounted(); err != nil { // git reads these first, so git -c wins over them
 		return nil, err
 	}
@@ -120,7 +124,16 @@ func (c *Config) addDotted(dotted, value string) error {
 	sec, key, sub := dotted[:first], dotted[last+1:], ""
 	if last > first {
 		sub = dotted[first+1 : last]
-		c.noteSub(strings.ToLower(sec), sub)
+	}
+	lsec := strings.ToLower(sec)
+	if strings.EqualFold(key, "path") && value != bareValue && (lsec == "include" && sub == "" || lsec == "includeif" && c.repo.holds(sub, "")) {
+		if !filepath.IsAbs(value) && !strings.HasPrefix(value, "~/") {
+			return fmt.Errorf("%s=%s: relative config includes must come from files; give an absolute path", dotted, value)
+		}
+		return c.mergeFile(resolveInclude("", value), 1)
+	}
+	if sub != "" {
+		c.noteSub(lsec, sub)
 	}
 	c.add(sec, sub, key, value)
 	return nil

@@ -54,7 +54,7 @@ func TestEnvConfigMatchesGit(t *testing.T) {
 			}
 		}
 		t.Setenv("GIT_CONFIG_PARAMETERS", strings.TrimSuffix(string(params), "\n"))
-		c, err := envConfig()
+		c, err := envConfig(nil)
 		if err != nil {
 			t.Fatalf("envConfig(%q): %v", params, err)
 		}
@@ -87,14 +87,14 @@ func TestEnvConfigCount(t *testing.T) {
 	t.Setenv("GIT_CONFIG_VALUE_0", "input")
 	t.Setenv("GIT_CONFIG_KEY_1", "loop.x.Y")
 	t.Setenv("GIT_CONFIG_VALUE_1", "v")
-	c, err := envConfig()
+	c, err := envConfig(nil)
 	if err != nil || c.Get("core", "", "autocrlf") != "input" || c.Get("loop", "x", "y") != "v" {
 		t.Fatalf("envConfig: %v, %q", err, configLines(c))
 	}
 	for _, bad := range []struct{ count, key string }{{"x", "a.b"}, {"-1", "a.b"}, {"1", ""}, {"1", "nodot"}} {
 		t.Setenv("GIT_CONFIG_COUNT", bad.count)
 		t.Setenv("GIT_CONFIG_KEY_0", bad.key)
-		if _, err := envConfig(); err == nil {
+		if _, err := envConfig(nil); err == nil {
 			t.Errorf("GIT_CONFIG_COUNT=%q GIT_CONFIG_KEY_0=%q accepted", bad.count, bad.key)
 		}
 	}
@@ -112,6 +112,9 @@ func FuzzConfigParameters(f *testing.F) {
 	f.Add(`'a.b'='c' 'x.Sub Sec.Key'='it'\''s v' 'flag.bare'= 'e.empty'=''`, "s.k", "v")
 	f.Add(`'old.style=value'`, "a.b.c", "it's!")
 	f.Fuzz(func(t *testing.T, params, key, value string) {
+		if strings.Contains(strings.ToLower(params+key), "include") {
+			return // an include would read whatever file the input names
+		}
 		c := NewConfig()
 		c.addParameters(params)
 		first, last := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')

@@ -51,6 +51,9 @@ func (r *includeRepo) gitDirMatches(pat, file string, fold bool) bool {
 		}
 		pat = filepath.ToSlash(canonical(home)) + pat[1:] // git expands ~ to $HOME's real path
 	case strings.HasPrefix(pat, "./"):
+		if file == "" { // from git -c: git refuses a relative condition there
+			return false
+		}
 		dir := filepath.ToSlash(filepath.Dir(canonical(file)))
 		pat, prefix = dir+pat[1:], len(dir)+1
 	case !strings.HasPrefix(pat, "/") && !filepath.IsAbs(pat):

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -100,7 +101,37 @@ func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, 
 			data = append(append(data, '\n'), c...)
 		}
 	}
-	_ = gitstore.WriteFileAtomic(hotStatePath(r, name), data)
+	path := hotStatePath(r, name)
+	if gitstore.WriteFileAtomic(path, data) == nil {
+		removeStaleTemps(path)
+	}
+}
+
+// staleTempAge is how old a temporary file of the hot-state cache must be to count as left
+// behind by a killed process (one being written now is a moment old).
+const staleTempAge = time.Minute
+
+// removeStaleTemps deletes the temporary files of path's atomic writes that a process killed
+// mid-write left (status, list and the other reading commands do not catch Ctrl-C).
+func removeStaleTemps(path string) {
+	temps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".tmp-*"))
+	for _, t := range temps {
+		if fi, err := os.Lstat(t); err == nil && time.Since(fi.ModTime()) > staleTempAge {
+			os.Remove(t)
+		}
+	}
+}
+
+// globEscape quotes the characters filepath.Match treats specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`*?[\`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // ActivePointerPath is the file naming the active loop of r's worktree. It lives in the

@@ -140,3 +140,30 @@ func TestHotConfigBelongsToItsLoop(t *testing.T) {
 		t.Fatal("config of another loop start was accepted")
 	}
 }
+
+// TestHotStateRemovesStaleTemps: a temporary file a killed reader left beside the cache (an
+// interrupted status) is removed by the next write; one being written now is left alone.
+func TestHotStateRemovesStaleTemps(t *testing.T) {
+	s, _ := startTestLoop(t, "tmp")
+	dir := filepath.Join(s.Repo.LoopDir(), "state")
+	stale, fresh, other := filepath.Join(dir, ".tmp.tmp-111"), filepath.Join(dir, ".tmp.tmp-222"), filepath.Join(dir, ".tmpx.tmp-333")
+	for _, f := range []string{stale, fresh, other} {
+		if err := os.WriteFile(f, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleTempAge)
+	os.Chtimes(stale, old, old)
+	os.Chtimes(other, old, old) // another loop's: not this write's to clean
+	if _, err := s.SetStatus("tmp", Pause); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	for _, f := range []string{fresh, other} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(f), err)
+		}
+	}
+}

@@ -47,6 +47,24 @@ func mustOpen(t *testing.T, dir string) *Repo {
 	return r
 }
 
+// userNameLikeGit checks that open(dir), with env set, reads the user.name git reads in dir
+// with env added.
+func userNameLikeGit(t *testing.T, dir string, env []string, open func(string) (*Repo, error)) {
+	t.Helper()
+	want := gitIn(t, dir, env, "config", "user.name")
+	for _, e := range env {
+		k, v, _ := strings.Cut(e, "=")
+		t.Setenv(k, v)
+	}
+	r, err := open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Config.Get("user", "", "name"); got != want {
+		t.Errorf("user.name %q, git says %q", got, want)
+	}
+}
+
 // git tries the git dir's realpath, then the path as given (absolute, via $PWD).
 func TestConfigLikeGitIncludeIfGitDirThroughSymlink(t *testing.T) {
 	refsHermetic(t)
@@ -58,25 +76,10 @@ func TestConfigLikeGitIncludeIfGitDirThroughSymlink(t *testing.T) {
 	globalWithInclude(t, "[includeIf \"gitdir:"+lw+"/\"]\n\tpath = INC\n")
 
 	t.Run("Open(symlinked worktree top)", func(t *testing.T) {
-		want := gitIn(t, lw, nil, "config", "user.name")
-		if got := mustOpen(t, lw).Config.Get("user", "", "name"); got != want {
-			t.Errorf("user.name %q, git says %q", got, want)
-		}
+		userNameLikeGit(t, lw, nil, Open)
 	})
 	t.Run("OpenFromEnv(GIT_DIR=symlinked path)", func(t *testing.T) {
-		env := []string{"GIT_DIR=" + lw + "/.git", "GIT_WORK_TREE=" + lw}
-		want := gitIn(t, base, env, "config", "user.name")
-		for _, e := range env {
-			k, v, _ := strings.Cut(e, "=")
-			t.Setenv(k, v)
-		}
-		r, err := OpenFromEnv(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := r.Config.Get("user", "", "name"); got != want {
-			t.Errorf("user.name %q, git says %q", got, want)
-		}
+		userNameLikeGit(t, base, []string{"GIT_DIR=" + lw + "/.git", "GIT_WORK_TREE=" + lw}, OpenFromEnv)
 	})
 }
 
@@ -92,10 +95,7 @@ func TestConfigLikeGitIncludeIfHomeNotCanonical(t *testing.T) {
 		t.Run("HOME="+home, func(t *testing.T) {
 			t.Setenv("HOME", home)
 			globalWithInclude(t, "[includeIf \"gitdir:~/proj/\"]\n\tpath = INC\n")
-			want := gitIn(t, proj, nil, "config", "user.name")
-			if got := mustOpen(t, proj).Config.Get("user", "", "name"); got != want {
-				t.Errorf("user.name %q, git says %q", got, want)
-			}
+			userNameLikeGit(t, proj, nil, Open)
 		})
 	}
 }
@@ -109,10 +109,7 @@ func TestConfigLikeGitIncludeIfDotSlashFoldNonASCII(t *testing.T) {
 	refsGit(t, base, "init", "-q", proj)
 	inc := globalWithInclude(t, "[include]\n\tpath = "+filepath.Join(base, "Ä", "cfg")+"\n")
 	os.WriteFile(filepath.Join(base, "Ä", "cfg"), []byte("[includeIf \"gitdir/i:./\"]\n\tpath = "+inc+"\n"), 0o644)
-	want := gitIn(t, proj, nil, "config", "user.name")
-	if got := mustOpen(t, proj).Config.Get("user", "", "name"); got != want {
-		t.Errorf("user.name %q, git says %q", got, want)
-	}
+	userNameLikeGit(t, proj, nil, Open)
 }
 
 // onbranch: git resolves HEAD fully (resolve_ref_unsafe): a branch that is a symbolic ref
@@ -127,10 +124,7 @@ func TestConfigLikeGitOnBranchSymrefChain(t *testing.T) {
 	for _, cond := range []string{"onbranch:main", "onbranch:master"} {
 		t.Run(cond, func(t *testing.T) {
 			globalWithInclude(t, "[includeIf \""+cond+"\"]\n\tpath = INC\n")
-			want := gitIn(t, work, nil, "config", "user.name")
-			if got := mustOpen(t, work).Config.Get("user", "", "name"); got != want {
-				t.Errorf("user.name %q, git says %q", got, want)
-			}
+			userNameLikeGit(t, work, nil, Open)
 		})
 	}
 }
@@ -144,15 +138,8 @@ func TestConfigLikeGitEnvCountBeforeParameters(t *testing.T) {
 	globalWithInclude(t, "[m]\n\tv = file\n")
 	env := []string{"GIT_CONFIG_PARAMETERS='user.name'='From -c' 'm.v'='p'",
 		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=user.name", "GIT_CONFIG_VALUE_0=From COUNT"}
-	wantName := gitIn(t, work, env, "config", "user.name")
 	wantAll := gitIn(t, work, append(env, "GIT_CONFIG_KEY_0=m.v", "GIT_CONFIG_VALUE_0=c"), "config", "--get-all", "m.v")
-	for _, e := range env {
-		k, v, _ := strings.Cut(e, "=")
-		t.Setenv(k, v)
-	}
-	if got := mustOpen(t, work).Config.Get("user", "", "name"); got != wantName {
-		t.Errorf("user.name %q, git says %q", got, wantName)
-	}
+	userNameLikeGit(t, work, env, Open)
 	t.Setenv("GIT_CONFIG_KEY_0", "m.v")
 	t.Setenv("GIT_CONFIG_VALUE_0", "c")
 	if got := mustOpen(t, work).Config.All("m", "", "v"); !slices.Equal(got, strings.Split(wantAll, "\n")) {
@@ -173,10 +160,7 @@ func TestConfigLikeGitRelativeIncludeThroughSymlink(t *testing.T) {
 	os.WriteFile(filepath.Join(base, "inc"), []byte("[user]\n\tname = Lexical\n"), 0o644)
 	os.WriteFile(filepath.Join(base, "cfgreal", "deep", "c"), []byte("[include]\n\tpath = ../inc\n"), 0o644)
 	globalWithInclude(t, "[include]\n\tpath = "+base+"/cfglink/c\n")
-	want := gitIn(t, work, nil, "config", "user.name")
-	if got := mustOpen(t, work).Config.Get("user", "", "name"); got != want {
-		t.Errorf("user.name %q, git says %q", got, want)
-	}
+	userNameLikeGit(t, work, nil, Open)
 }
 
 // git follows include.path and includeIf.<cond>.path given with -c or GIT_CONFIG_COUNT
@@ -188,15 +172,7 @@ func TestConfigLikeGitEnvIncludePath(t *testing.T) {
 	inc := globalWithInclude(t, "")
 	for _, key := range []string{"include.path", "includeIf.onbranch:main.path"} {
 		t.Run(key, func(t *testing.T) {
-			env := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=" + key, "GIT_CONFIG_VALUE_0=" + inc}
-			want := gitIn(t, work, env, "config", "user.name")
-			for _, e := range env {
-				k, v, _ := strings.Cut(e, "=")
-				t.Setenv(k, v)
-			}
-			if got := mustOpen(t, work).Config.Get("user", "", "name"); got != want {
-				t.Errorf("user.name %q, git says %q", got, want)
-			}
+			userNameLikeGit(t, work, []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=" + key, "GIT_CONFIG_VALUE_0=" + inc}, Open)
 		})
 	}
 }

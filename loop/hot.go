@@ -114,24 +114,13 @@ const staleTempAge = time.Minute
 // removeStaleTemps deletes the temporary files of path's atomic writes that a process killed
 // mid-write left (status, list and the other reading commands do not catch Ctrl-C).
 func removeStaleTemps(path string) {
-	temps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".tmp-*"))
+	// loop names are ref components: they hold none of filepath.Match's special characters
+	temps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
 	for _, t := range temps {
 		if fi, err := os.Lstat(t); err == nil && time.Since(fi.ModTime()) > staleTempAge {
 			os.Remove(t)
 		}
 	}
-}
-
-// globEscape quotes the characters filepath.Match treats specially.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		if strings.ContainsRune(`*?[\`, c) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // ActivePointerPath is the file naming the active loop of r's worktree. It lives in the

@@ -340,7 +340,8 @@ func commands(out, errOut io.Writer) []*cli.Command {
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
 	flags := []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}
 	if t == loop.Resume {
-		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"}, notDoneFlag, freshFlag, fromFlag, trustFlag)
+		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"},
+			maxDurationFlag, tokenBudgetFlag, notDoneFlag, freshFlag, fromFlag, trustFlag)
 	}
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags,
@@ -377,7 +378,7 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 		return loop.StartOptions{}, err
 	}
 	opts := loop.StartOptions{Name: name}
-	if opts.Flags, opts.Session, opts.Force, err = startSettings(c); err != nil {
+	if opts.Flags, opts.Session, err = startSettings(c); err != nil {
 		return opts, err
 	}
 	f := &opts.Flags
@@ -401,9 +402,9 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 }
 
 // startSettings reads the flags start, run and import share (all but the prompt file): the
-// settings they override, the agent session to bind (default $CLAUDE_CODE_SESSION_ID) and
-// --force.
-func startSettings(c *cli.Context) (f loop.Settings, session string, force bool, err error) {
+// settings they override and the agent session to bind (default $CLAUDE_CODE_SESSION_ID).
+// --force is accepted and changes nothing: the spec score never refuses a loop.
+func startSettings(c *cli.Context) (f loop.Settings, session string, err error) {
 	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
 	f.Shape = c.String("shape")
 	if c.IsSet("max-iterations") {
@@ -413,7 +414,7 @@ func startSettings(c *cli.Context) (f loop.Settings, session string, force bool,
 	for _, g := range c.StringSlice("gate") {
 		gate, err := loop.ParseGateFlag(g)
 		if err != nil {
-			return f, "", false, err
+			return f, "", err
 		}
 		f.Gates = append(f.Gates, gate)
 	}
@@ -421,7 +422,7 @@ func startSettings(c *cli.Context) (f loop.Settings, session string, force bool,
 	if session == "" {
 		session = os.Getenv("CLAUDE_CODE_SESSION_ID")
 	}
-	return f, session, c.Bool("force"), nil
+	return f, session, nil
 }
 
 // oneName returns the optional NAME argument, refusing extra arguments.

@@ -57,7 +57,7 @@ func parseImport(c *cli.Context) (loop.ImportOptions, error) {
 	opts.File, opts.Name = c.Args().Get(0), c.Args().Get(1)
 	opts.Format, opts.DryRun = c.String("format"), c.Bool("dry-run")
 	var err error
-	opts.Flags, opts.Session, opts.Force, err = startSettings(c)
+	opts.Flags, opts.Session, err = startSettings(c)
 	if err != nil {
 		return opts, err
 	}

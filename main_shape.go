@@ -23,6 +23,11 @@ func printShapeOf(out io.Writer, s *loop.Store, name string) error {
 // checkpoint with --not-done or hand the loop to a fresh session with --fresh.
 func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loop.State, error) {
 	max := c.Int("max-iterations")
+	if t == loop.Resume && !loop.IsFetched(name) && (c.IsSet("max-duration") || c.IsSet("token-budget")) {
+		if _, err := s.RaiseLimits(name, loop.Raise{MaxDuration: c.String("max-duration"), TokenBudget: c.Int64("token-budget")}); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case t == loop.Resume && loop.IsFetched(name): // continue a fetched loop here
 		s.Trust = c.Bool("trust")
@@ -52,12 +57,14 @@ func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loo
 
 // Flags of start (shaping) and resume (answering checkpoints, fresh sessions).
 var (
-	shapeFlag = &cli.StringFlag{Name: "shape", Usage: "run as `SHAPE`: auto (as the spec scores), tool (on its own) or colleague (pausing at checkpoints)", DefaultText: "auto, or loop.shape"}
-	forceFlag = &cli.BoolFlag{Name: "force", Usage: "start even when the spec scores as an intent (it then runs as a colleague)"}
+	shapeFlag = &cli.StringFlag{Name: "shape", Usage: "run as `SHAPE`: tool (unattended) or colleague (pausing at checkpoints for a person)", DefaultText: "tool, or loop.shape"}
+	forceFlag = &cli.BoolFlag{Name: "force", Usage: "accepted for old scripts; the spec score never refuses a loop", Hidden: true}
 
-	notDoneFlag = &cli.BoolFlag{Name: "not-done", Usage: "at the completion checkpoint: send the agent back instead of completing"}
-	freshFlag   = &cli.BoolFlag{Name: "fresh", Usage: "release the loop from its agent session, for a new session with a fresh context"}
-	fromFlag    = &cli.IntFlag{Name: "from", Usage: "continue from iteration `ITER`: its snapshot is restored first (the current worktree is recorded)"}
+	maxDurationFlag = &cli.StringFlag{Name: "max-duration", Usage: "raise the wall-clock limit to `D` (for a loop paused at it), e.g. 4h"}
+	tokenBudgetFlag = &cli.Int64Flag{Name: "token-budget", Usage: "raise the token budget to `N` (for a loop paused at it)"}
+	notDoneFlag     = &cli.BoolFlag{Name: "not-done", Usage: "at the completion checkpoint: send the agent back instead of completing"}
+	freshFlag       = &cli.BoolFlag{Name: "fresh", Usage: "release the loop from its agent session, for a new session with a fresh context"}
+	fromFlag        = &cli.IntFlag{Name: "from", Usage: "continue from iteration `ITER`: its snapshot is restored first (the current worktree is recorded)"}
 )
 
 // transitionVerb heads a transition's output: a resume that confirmed a colleague's

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,7 +25,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		Setup:               hermeticGit,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode, "gitdaemon": cmdGitDaemon},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode, "gitdaemon": cmdGitDaemon, "suggested": cmdSuggested},
 		RequireExplicitExec: false,
 		Condition:           scriptCondition,
 	})
@@ -38,9 +39,7 @@ func hermeticGit(env *testscript.Env) error {
 		return err
 	}
 	gitconfig := filepath.Join(home, ".gitconfig")
-	// Scripts start loops with tiny prompts (-p task) to test the engine: they run as tools.
-	// The start_shape_* scripts, which test shaping, pass --shape auto.
-	cfg := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[loop]\n\tshape = tool\n"
+	cfg := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
 	if err := os.WriteFile(gitconfig, []byte(cfg), 0o666); err != nil {
 		return err
 	}
@@ -78,6 +77,34 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+// suggestedCommand finds the command a pause names for going on: "continue with `git loop
+// …`" in the hook's answer, or "resume with a higher limit: `git loop …`" in a refusal.
+var suggestedCommand = regexp.MustCompile("(?:continue with|resume with a [^:`]*:) `(git loop [^`]+)`")
+
+// cmdSuggested runs `suggested`: the command that the previous command's output (stdout, then
+// stderr) names to go on from a pause, which must exist and succeed. Every pause names one,
+// and it must work (a resume at a limit must raise it).
+func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: suggested")
+	}
+	var m []string
+	for _, out := range []string{ts.ReadFile("stdout"), ts.ReadFile("stderr")} {
+		if all := suggestedCommand.FindAllStringSubmatch(out, -1); len(all) > 0 {
+			m = all[len(all)-1]
+			break
+		}
+	}
+	if m == nil {
+		ts.Fatalf("suggested: the output names no command to go on with")
+	}
+	words := strings.Fields(strings.TrimPrefix(m[1], "git loop "))
+	ts.Logf("suggested: git-loop %s", strings.Join(words, " "))
+	if err := ts.Exec("git-loop", words...); err != nil {
+		ts.Fatalf("suggested command `%s` failed: %v", m[1], err)
 	}
 }
 

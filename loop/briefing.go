@@ -17,7 +17,7 @@ func (s *Store) Briefing(name, session string) (string, error) {
 	fmt.Fprintf(&b, "git-loop: loop %q is %s in this worktree, iteration %s.\n", name, st.Status, formatIteration(st.Iteration, st.MaxIterations))
 	switch {
 	case st.Status != StatusActive:
-		fmt.Fprintf(&b, "Its stops are not held while it is %s (%s); a person resumes it with `git loop resume %s`.\n", st.Status, st.Reason, name)
+		fmt.Fprintf(&b, "Its stops are not held while it is %s (%s); a person resumes it with `%s`.\n", st.Status, st.Reason, ResumeCommand(st))
 		return b.String(), nil
 	case st.Session != "" && session != "" && st.Session != session:
 		fmt.Fprintf(&b, "It belongs to another agent session (%s); this session's stops are not held.\n", st.Session)

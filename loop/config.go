@@ -22,6 +22,9 @@ const (
 	ExitGates   = "gates"
 	ExitPromise = "promise"
 	ExitEither  = "either"
+	// ExitLimit is the policy of a loop with no promise, no marker and no gate: nothing
+	// completes it, it runs to its iteration limit, as the original Ralph loop does.
+	ExitLimit = "limit"
 )
 
 // DefaultMaxIterations is used when no configuration sets a limit.
@@ -235,10 +238,20 @@ func (s Settings) resolve() (Config, error) {
 		return c, err
 	}
 	c.Exit = exit
+	if s.Exit == "" && c.boundedOnly() {
+		c.Exit = ExitLimit
+	}
 	return c, c.checkCompletable()
 }
 
-// checkCompletable refuses a loop that has no task or could never complete.
+// boundedOnly reports whether nothing but its iteration limit can end the loop: it has no
+// promise, no completion marker and no gate.
+func (c *Config) boundedOnly() bool {
+	return len(c.Promises) == 0 && len(c.Gates) == 0 && len(c.Markers) == 0
+}
+
+// checkCompletable refuses a loop that has no task or could never end: a loop that nothing
+// completes is legal when its iteration limit bounds it.
 func (c *Config) checkCompletable() error {
 	if strings.TrimSpace(c.Prompt) == "" {
 		return fmt.Errorf("%w: a loop needs a task: pass -p PROMPT or --prompt-file FILE (or set loop.prompt in .gitloop)", ErrConfig)
@@ -248,8 +261,11 @@ func (c *Config) checkCompletable() error {
 			return fmt.Errorf("%w: --promise is empty; give the phrase the agent must write, e.g. --promise 'ALL TESTS PASS'", ErrConfig)
 		}
 	}
-	if len(c.Promises) == 0 && len(c.Gates) == 0 && len(c.Markers) == 0 { // a marker is an exit signal too
-		return fmt.Errorf("%w: the loop could never complete: add a completion promise (--promise PHRASE) or a gate (--gate NAME=CMD)", ErrConfig)
+	if c.Exit == ExitLimit && c.MaxIterations == 0 {
+		if c.boundedOnly() {
+			return fmt.Errorf("%w: a loop with no promise and no gate only ends at its iteration limit, so it cannot be --unlimited: give --max-iterations N, or a way to complete (--promise PHRASE, --gate NAME=CMD)", ErrConfig)
+		}
+		return fmt.Errorf("%w: exit policy limit ends the loop at its iteration limit only, so it cannot be --unlimited: give --max-iterations N", ErrConfig)
 	}
 	if c.Exit == ExitPromise && len(c.Promises) == 0 && len(c.Markers) == 0 {
 		return fmt.Errorf("%w: exit policy promise needs a promise; add --promise PHRASE or choose --exit gates", ErrConfig)
@@ -298,9 +314,9 @@ func resolveExit(exit string, hasPromise, hasGates bool) (string, error) {
 		if !hasGates {
 			return "", fmt.Errorf("%w: exit policy gates needs at least one gate; add --gate NAME=CMD", ErrConfig)
 		}
-	case ExitPromise:
+	case ExitPromise, ExitLimit:
 	default:
-		return "", fmt.Errorf("%w: unknown exit policy %q; use both, gates, promise or either", ErrConfig, exit)
+		return "", fmt.Errorf("%w: unknown exit policy %q; use both, gates, promise, either or limit", ErrConfig, exit)
 	}
 	return exit, nil
 }

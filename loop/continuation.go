@@ -27,11 +27,14 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	case layer != "":
 		fmt.Fprintf(&b, "\nRework layer %q: a routing rule sends this failure there. The output of gate %q that matched:\n\n%s\n", layer, evidence.Name, fence(lastLines(evidence.Tail, tailLines)))
 	}
-	if !obs.MessageKnown && needsSignal(cfg) && len(cfg.Gates) > 0 {
+	switch {
+	case cfg.Exit == ExitLimit:
+		fmt.Fprintf(&b, "\nThis loop has no completion promise and no gate: it runs until its iteration limit (iteration %d), whatever you write. Keep improving the work toward the task.", next.MaxIterations)
+	case !obs.MessageKnown && needsSignal(cfg) && len(cfg.Gates) > 0:
 		gated := *cfg
 		gated.Exit = ExitGates
 		fmt.Fprintf(&b, "\nThe loop completes when %s. (This agent's stop carries no message, so a promise cannot be seen: the gates decide.)", completionTerms(&gated))
-	} else {
+	default:
 		fmt.Fprintf(&b, "\nThe loop completes when %s.", completionTerms(cfg))
 	}
 	b.WriteString("\n")

@@ -74,8 +74,8 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	}
 	sig := ParseSignals(obs.Message, cfg.Promises, cfg.Markers)
 	v := Verdict{Signals: sig}
-	if reason := hardLimit(cfg, &next, obs); reason != "" {
-		return v.pause(cfg, next, reason)
+	if reason, resume := hardLimit(cfg, &next, obs); reason != "" {
+		return v.pauseFor(cfg, next, reason, resume)
 	}
 	if reason := mustNot(cfg, obs); reason != "" {
 		return v.pause(cfg, next, reason)
@@ -98,17 +98,23 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	}
 	layer, evidence := route(cfg, failing)
 	v.Layer = layer
-	if reason := next.Breakers.observe(cfg, st.Tree, next.Iteration, obs, unmet, failing, layer); reason != "" {
+	reason, advice := next.Breakers.observe(cfg, st.Tree, next.Iteration, obs, unmet, failing, layer)
+	if reason != "" {
 		return v.pause(cfg, next, reason)
 	}
 	if next.MaxIterations > 0 && next.Iteration >= next.MaxIterations {
-		return v.pause(cfg, next, fmt.Sprintf("max iterations reached (%d) with %s unmet; to go on, resume with a higher limit: `git loop resume %s --max-iterations %d`", next.MaxIterations, strings.Join(unmet, ", "), cfg.Name, next.MaxIterations*2))
+		reason, resume := limitReason(cfg, next, unmet)
+		return v.pauseFor(cfg, next, reason, resume)
 	}
 	v.Decision, v.State = DecideContinue, next
 	v.Reason = "unmet: " + strings.Join(unmet, ", ")
 	v.State.Reason = v.Reason
 	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, evidence, sig)
 	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, formatIteration(next.Iteration, next.MaxIterations), v.Reason)
+	if advice != "" { // advice, not a stop: the loop is moving
+		v.ForAgent += "\nNote: " + advice + ". Before changing it once more, check that the fix does not undo what made another layer pass.\n"
+		v.ForUser += "; note: " + advice + " (set loop.reworkLimit to pause instead)"
+	}
 	if cfg.Shape == ShapeColleague {
 		return v.checkpoint(cfg, next, afterIteration(next.Iteration), warning)
 	}
@@ -116,27 +122,65 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	return v
 }
 
-// pause ends the iteration with the loop paused for a person, saying how to resume.
+// pause ends the iteration with the loop paused for a person; `git loop resume NAME` goes on.
 func (v Verdict) pause(cfg *Config, next State, reason string) Verdict {
+	return v.pauseFor(cfg, next, reason, "git loop resume "+cfg.Name)
+}
+
+// pauseFor ends the iteration with the loop paused for a person, naming resume, the command
+// that goes on from this pause (at a limit, the resume that raises it).
+func (v Verdict) pauseFor(cfg *Config, next State, reason, resume string) Verdict {
 	v.Decision, v.Reason, v.State = DecidePause, reason, next
 	v.State.Status, v.State.Reason = StatusPaused, reason
 	v.ForAgent = "The loop is paused for a person to look at: " + reason + ". Stop here and summarise where things stand."
-	v.ForUser = fmt.Sprintf("loop %s paused at iteration %d: %s; inspect with `git loop status %s`, continue with `git loop resume %s`", cfg.Name, next.Iteration, reason, cfg.Name, cfg.Name)
+	v.ForUser = fmt.Sprintf("loop %s paused at iteration %d: %s; inspect with `git loop status %s`, continue with `%s`", cfg.Name, next.Iteration, reason, cfg.Name, resume)
 	return v
 }
 
-// hardLimit checks iterations, wall clock and token budget.
-func hardLimit(cfg *Config, next *State, obs Observation) string {
+// UnmetLimit is what a loop that only its iteration limit ends (exit policy limit) has
+// unmet at every iteration.
+const UnmetLimit = "the iteration limit (no promise or gate ends this loop)"
+
+// limitReason says why a loop paused at its iteration limit and names the resume that
+// raises it, which is the command that works there.
+func limitReason(cfg *Config, next State, unmet []string) (reason, resume string) {
+	resume = fmt.Sprintf("git loop resume %s --max-iterations %d", cfg.Name, next.MaxIterations*2)
+	again := "to go on, resume with a higher limit: `" + resume + "`"
+	if cfg.Exit == ExitLimit {
+		return fmt.Sprintf("ran to its limit of %d iterations (no promise or gate ends this loop); %s", next.MaxIterations, again), resume
+	}
+	return fmt.Sprintf("max iterations reached (%d) with %s unmet; %s", next.MaxIterations, strings.Join(unmet, ", "), again), resume
+}
+
+// hardLimit checks iterations, wall clock and token budget, and names the resume that
+// raises the limit that was reached.
+func hardLimit(cfg *Config, next *State, obs Observation) (reason, resume string) {
 	if next.MaxIterations > 0 && next.Iteration > next.MaxIterations {
-		return fmt.Sprintf("max iterations exceeded (%d)", next.MaxIterations)
+		resume = fmt.Sprintf("git loop resume %s --max-iterations %d", cfg.Name, next.MaxIterations*2)
+		return fmt.Sprintf("max iterations exceeded (%d); to go on, resume with a higher limit: `%s`", next.MaxIterations, resume), resume
 	}
-	if d, err := time.ParseDuration(cfg.MaxDuration); err == nil && d > 0 && obs.At.Sub(next.StartedAt) > d {
-		return fmt.Sprintf("wall-clock limit reached (%s)", cfg.MaxDuration)
+	if d := next.maxDuration(cfg); d > 0 && obs.At.Sub(next.StartedAt) > d {
+		resume = fmt.Sprintf("git loop resume %s --max-duration %s", cfg.Name, shortDuration(obs.At.Sub(next.StartedAt)+d))
+		return fmt.Sprintf("wall-clock limit reached (%s); to go on, resume with a longer one: `%s`", shortDuration(d), resume), resume
 	}
-	if cfg.TokenBudget > 0 && obs.Tokens > cfg.TokenBudget {
-		return fmt.Sprintf("token budget exceeded (%d of %d)", obs.Tokens, cfg.TokenBudget)
+	if budget := next.tokenBudget(cfg); budget > 0 && obs.Tokens > budget {
+		resume = fmt.Sprintf("git loop resume %s --token-budget %d", cfg.Name, max(budget*2, obs.Tokens+budget))
+		return fmt.Sprintf("token budget exceeded (%d of %d); to go on, resume with a higher budget: `%s`", obs.Tokens, budget, resume), resume
 	}
-	return ""
+	return "", ""
+}
+
+// shortDuration writes d the way a person types it: 2h, 1h30m, 90s.
+func shortDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // mustNot checks irreversible paths and forbidden commands.
@@ -202,6 +246,9 @@ func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing [
 	}
 	if needSignal && !sig.Exit() {
 		unmet = append(unmet, "exit signal")
+	}
+	if cfg.Exit == ExitLimit { // nothing completes it: it runs to its limit
+		unmet = append(unmet, UnmetLimit)
 	}
 	return unmet, failing
 }

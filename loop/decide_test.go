@@ -95,11 +95,38 @@ func TestDecide(t *testing.T) {
 				return o
 			}(), DecidePause, "must-not"},
 		{"no progress", nil, func(s *State) { s.Breakers.Unchanged = 2 }, obs("tree0", "", gates(GatePass, GateFail)), DecidePause, "no progress"},
-		{"thrashing", nil, func(s *State) { s.Tree = "t5"; s.Breakers.Trees = []TreeAt{{Iteration: 2, Tree: "t2"}} }, obs("t2", "", gates(GatePass, GateFail)), DecidePause, "iteration 2"},
+		{"thrashing", nil, func(s *State) {
+			s.Tree = "t5"
+			s.Breakers.Trees = []TreeAt{{Iteration: 2, Tree: "t2"}}
+			s.Breakers.Revisits = 1
+		}, obs("t2", "", gates(GatePass, GateFail)), DecidePause, "iteration 2"},
+		{"one return to an earlier tree is not thrashing", nil, func(s *State) { s.Tree = "t5"; s.Breakers.Trees = []TreeAt{{Iteration: 2, Tree: "t2"}} }, obs("t2", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
 		{"same failure fingerprint", nil, func(s *State) { s.Breakers.LastFingerprint = "test=testfail"; s.Breakers.SameFingerprint = 2 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "same failure in test"},
-		{"stuck on the same unmet set", func(c *Config) { c.Limits.SameError = 100 }, func(s *State) { s.Breakers.LastUnmet = "exit signal, gate test"; s.Breakers.SameUnmet = 4 },
+		{"stuck on the same unmet set with the same failure", func(c *Config) { c.Limits.SameError = 100 },
+			func(s *State) {
+				s.Breakers.LastUnmet, s.Breakers.SameUnmet, s.Breakers.LastFingerprint = "exit signal, gate test", 4, "test=testfail"
+			},
 			obs("t1", "", gates(GatePass, GateFail)), DecidePause, "stuck"},
-		{"rework escalates", func(c *Config) { c.Limits.SameError = 100 }, func(s *State) { s.Breakers.Rework = map[string]int{"test": 3} }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "escalating"},
+		{"stuck on the same unmet set in the same tree", func(c *Config) { c.Limits.SameError, c.Limits.NoProgress = 100, 100 },
+			func(s *State) { s.Breakers.LastUnmet, s.Breakers.SameUnmet = "exit signal, gate test", 4 },
+			obs("tree0", "", gates(GatePass, GateFail)), DecidePause, "stuck"},
+		{"the same unmet set with a new tree and a new failure is progress", nil,
+			func(s *State) {
+				s.Breakers.LastUnmet, s.Breakers.SameUnmet, s.Breakers.LastFingerprint = "exit signal, gate test", 4, "test=other"
+			},
+			obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
+		{"a promise-only loop that changes files is not stuck", func(c *Config) { c.Gates, c.Exit = nil, ExitPromise },
+			func(s *State) { s.Breakers.LastUnmet, s.Breakers.SameUnmet = "exit signal", 4 }, obs("t1", "working", nil), DecideContinue, "exit signal"},
+		{"rework limit set by a person escalates", func(c *Config) { c.Limits.SameError, c.Limits.Rework = 100, 3 },
+			func(s *State) { s.Breakers.Rework = map[string]int{"test": 3}; s.Breakers.LastLayer = "build" }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "escalating"},
+		{"default rework limit only advises", func(c *Config) { c.Limits.SameError = 100 },
+			func(s *State) { s.Breakers.Rework = map[string]int{"test": 3}; s.Breakers.LastLayer = "build" }, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
+		{"work on one layer is not rework", func(c *Config) { c.Limits.SameError, c.Limits.Rework = 100, 1 },
+			func(s *State) { s.Breakers.Rework = map[string]int{"test": 0}; s.Breakers.LastLayer = "test" }, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
+		{"no promise and no gate runs to its limit", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit },
+			func(s *State) { s.Iteration = 9 }, obs("t1", done, nil), DecidePause, "ran to its limit of 10 iterations (no promise or gate ends this loop); to go on, resume with a higher limit: `git loop resume x --max-iterations 20`"},
+		{"no promise and no gate: a promise does not complete it", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit },
+			nil, obs("t1", done+"\n---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", nil), DecideContinue, UnmetLimit},
 		{"continue otherwise", nil, nil, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet: gate test, exit signal"},
 	}
 	for _, tt := range tests {
@@ -117,8 +144,8 @@ func TestDecideRouting(t *testing.T) {
 	g := gates(GatePass, GateFail)
 	g[1].Tail = "warning: called unwrap_used on a Result"
 	v := Decide(cfg, testState(nil), obs("t1", "", g))
-	if v.Layer != "build" || v.State.Breakers.Rework["build"] != 1 {
-		t.Fatalf("routed to %q, rework %v; want build, 1", v.Layer, v.State.Breakers.Rework)
+	if v.Layer != "build" || v.State.Breakers.LastLayer != "build" {
+		t.Fatalf("routed to %q, last layer %q; want build", v.Layer, v.State.Breakers.LastLayer)
 	}
 	if !strings.Contains(v.ForAgent, `Rework layer "build"`) || !strings.Contains(v.ForAgent, `gate "test" that matched`) || !strings.Contains(v.ForAgent, "unwrap_used") {
 		t.Errorf("continuation does not name the routed layer and output:\n%s", v.ForAgent)

@@ -3,7 +3,6 @@ package loop
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -299,21 +298,18 @@ func TestImportedCriteriaComplete(t *testing.T) {
 	}
 }
 
-// TestImportNeedsAWayToFinish: a ralph loop without a promise has no way to complete in
-// git-loop; the import says how to give one, and --gate makes it start.
-func TestImportNeedsAWayToFinish(t *testing.T) {
+// TestImportNullPromiseRunsToItsLimit: a ralph loop without a promise imports as the plugin
+// runs it, bounded by its limit (the default when the file gives none).
+func TestImportNullPromiseRunsToItsLimit(t *testing.T) {
 	dir := newTestRepo(t)
 	s := openStoreAt(t, dir)
 	path := filepath.Join(t.TempDir(), "ralph-loop.local.md")
 	os.WriteFile(path, []byte("---\ncompletion_promise: null\n---\nrefactor\n"), 0o666)
-	_, err := s.Import(ImportOptions{File: path})
-	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "could never complete") {
-		t.Fatalf("got %v", err)
-	}
-	if _, err := exec.Command("git", "-C", dir, "rev-parse", "-q", "--verify", "refs/loop/main").Output(); err == nil {
-		t.Fatal("refused import created a loop")
-	}
-	if _, err := s.Import(ImportOptions{File: path, StartOptions: StartOptions{Flags: Settings{Gates: []Gate{{Name: "t", Run: "true"}}}}}); err != nil {
+	if _, err := s.Import(ImportOptions{File: path}); err != nil {
 		t.Fatal(err)
+	}
+	_, cfg, err := s.Status("main")
+	if err != nil || cfg.Exit != ExitLimit || len(cfg.Promises) != 0 || cfg.MaxIterations != DefaultMaxIterations {
+		t.Fatalf("imported exit %q, promises %q, limit %d, %v", cfg.Exit, cfg.Promises, cfg.MaxIterations, err)
 	}
 }

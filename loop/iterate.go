@@ -152,7 +152,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 // countTokens advances the loop's transcript mark when it has a token budget. A transcript
 // that cannot be read is an error: a budget that silently stopped counting would not hold.
 func countTokens(cfg *Config, st *State, in StopInput) (*TranscriptMark, error) {
-	if cfg.TokenBudget <= 0 || in.CountTokens == nil {
+	if st.tokenBudget(cfg) <= 0 || in.CountTokens == nil {
 		return nil, nil
 	}
 	mark, err := in.CountTokens(st.Transcript)

@@ -18,8 +18,6 @@ type StartOptions struct {
 	Name    string
 	Session string
 	Flags   Settings // command-line values, applied over .gitloop and git config
-	// Force starts a loop whose spec is only an intent; it then runs as a colleague.
-	Force bool
 }
 
 // Start creates loop opts.Name (default: derived from the branch) in the current worktree:
@@ -69,7 +67,7 @@ func (s *Store) startConfig(opts StartOptions) (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	return cfg, shapeLoop(&cfg, settings.Shape, opts.Force)
+	return cfg, shapeLoop(&cfg, settings.Shape)
 }
 
 // checkFree refuses to start when this worktree already has a live loop, saying how to
@@ -407,6 +405,13 @@ func (s *Store) SetStatusContext(ctx context.Context, name string, t Transition,
 		next.Status, next.UpdatedAt = want, s.Now().UTC()
 		if t == Resume {
 			if err := raiseLimit(name, &next, newMax); err != nil {
+				return nil, err
+			}
+			cfg, err := s.ReadConfig(name, tip)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkBudgets(cfg, &next, s.Now()); err != nil {
 				return nil, err
 			}
 			next.Breakers = Breakers{Trees: st.Breakers.Trees}

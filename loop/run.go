@@ -174,10 +174,7 @@ func (s *Store) activeConfig(name string) (*Config, *State, error) {
 		return nil, nil, err
 	}
 	if st.Status != StatusActive {
-		how := fmt.Sprintf("resume it first: `git loop resume %s`", name)
-		if st.MaxIterations > 0 && st.Iteration >= st.MaxIterations { // a plain resume is refused
-			how = fmt.Sprintf("resume it with a higher limit first: `git loop resume %s --max-iterations %d`", name, st.MaxIterations*2)
-		}
+		how := fmt.Sprintf("resume it first: `%s`", ResumeCommand(st))
 		if st.Ended() {
 			how = "start a new one: `git loop run -p PROMPT … -- AGENT…`"
 		}

@@ -8,9 +8,9 @@ import (
 
 // Spec shapes, from a spec's total score: how much a loop can be left alone with it.
 const (
-	ShapeTool      = "tool"      // total ≥ 8: the loop runs autonomously
-	ShapeColleague = "colleague" // total 5–7: the loop pauses at checkpoints for a person
-	ShapeIntent    = "intent"    // total < 5: too vague to start without --force
+	ShapeTool      = "tool"      // total ≥ 8; as a loop's shape, it runs unattended (the default)
+	ShapeColleague = "colleague" // total 5–7; as a loop's shape (asked for), it pauses at checkpoints
+	ShapeIntent    = "intent"    // total < 5: vague; only advice, never a loop's shape
 )
 
 // Workflows a spec's wording asks for.

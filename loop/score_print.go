@@ -8,8 +8,8 @@ import (
 	"text/tabwriter"
 )
 
-// ErrIntent marks a spec too vague for a loop to run on (shape intent): `score` exits 1
-// with it, and `start` refuses it (as a configuration error, exit 2) unless forced.
+// ErrIntent marks a spec that scores as a mere intent: `score`, a check a person runs, exits
+// 1 with it. `start` never refuses a loop for its score: the score is advice.
 var ErrIntent = errors.New("the spec is only an intent")
 
 // PrintScore writes a spec's score as a short table with what to add to each weak
@@ -48,9 +48,9 @@ func ShapeMeaning(shape string) string {
 	case ShapeTool:
 		return "shape tool: the loop can run on its own"
 	case ShapeColleague:
-		return "shape colleague: the loop pauses after the plan, after each iteration and before completion for `git loop resume` to confirm"
+		return "shape colleague: a loop runs on it unattended, but the agent would do better with what the table says; `--shape colleague` adds checkpoints for a person"
 	}
-	return "shape intent: too vague to loop on; `git loop start` refuses it without --force — add what the table says"
+	return "shape intent: vague; a loop on it runs to its limit unattended, but the agent has little to aim at — add what the table says"
 }
 
 // clip shortens s to at most n runes, marking the cut with "…".

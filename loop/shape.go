@@ -47,44 +47,39 @@ func ScoreLoop(cfg *Config) SpecScore {
 	return s
 }
 
-// shapeLoop scores a new loop's spec and decides how it runs: the measured shape under
-// auto, else the shape asked for. An intent-shaped spec is refused unless forced, and then
-// runs as a colleague, pausing at checkpoints.
-func shapeLoop(cfg *Config, asked string, force bool) error {
+// shapeLoop scores a new loop's spec and records it as advice, then decides how the loop
+// runs: unattended (tool), unless the person asked for checkpoints (colleague). The score
+// never refuses a loop nor pauses one: a person who starts a loop has asked for it to run.
+// auto, the old default that followed the score, now means the default.
+func shapeLoop(cfg *Config, asked string) error {
 	spec := ScoreLoop(cfg)
 	cfg.Spec = &spec
 	switch asked {
-	case ShapeTool, ShapeColleague:
-		cfg.Shape = asked
-		return nil
-	case "", ShapeAuto:
-	default:
-		return fmt.Errorf("%w: shape %q (--shape or loop.shape): use auto, tool or colleague", ErrConfig, asked)
-	}
-	cfg.Shape = spec.Shape
-	if spec.Shape != ShapeIntent {
-		return nil
-	}
-	if force {
+	case ShapeColleague:
 		cfg.Shape = ShapeColleague
-		return nil
+	case "", ShapeAuto, ShapeTool:
+		cfg.Shape = ShapeTool
+	default:
+		return fmt.Errorf("%w: shape %q (--shape or loop.shape): use tool (unattended, the default) or colleague (checkpoints for a person)", ErrConfig, asked)
 	}
-	return fmt.Errorf("%w: %w: the prompt scores %d/10, weak in %s. Add %s (`git loop score` shows how), or pass --force to start anyway (the loop then pauses at checkpoints), or --shape tool to run it unattended",
-		ErrConfig, ErrIntent, spec.Total, strings.Join(spec.Weak(), ", "), missingHints(spec))
+	return nil
 }
 
-// missingHints joins what the spec's absent (zero-scored) dimensions should add.
+// missingHints joins what the spec's weakest dimensions should add: the absent (zero-scored)
+// ones, else the partial ones.
 func missingHints(s SpecScore) string {
-	var out []string
-	for _, d := range s.Dimensions {
-		if d.Score == 0 {
-			out = append(out, d.Name+": "+firstClause(d.Missing))
+	for _, want := range []int{0, 1} {
+		var out []string
+		for _, d := range s.Dimensions {
+			if d.Score == want && d.Missing != "" {
+				out = append(out, d.Name+" ("+firstClause(d.Missing)+")")
+			}
+		}
+		if len(out) > 0 {
+			return strings.Join(out, "; ")
 		}
 	}
-	if len(out) == 0 {
-		return "strengthen the weak dimensions"
-	}
-	return strings.Join(out, "; ")
+	return "nothing more"
 }
 
 func firstClause(s string) string {
@@ -292,14 +287,22 @@ func (s *Store) ResumeNotDone(name string, newMax int) (*State, error) {
 	})
 }
 
-// PrintShape writes how a loop runs, from its spec's score, for `status` and `start`.
+// PrintShape writes how a loop runs and its spec's score, for `status` and `start`: the
+// score is advice, so a weak spec gets the hints that would strengthen it.
 func PrintShape(w io.Writer, cfg *Config) {
 	if cfg.Spec == nil {
 		return
 	}
-	fmt.Fprintf(w, "spec:      %s; runs as %s\n", cfg.Spec.Summary(), orDefaultString(cfg.Shape, ShapeTool))
+	how := "runs unattended"
 	if cfg.Shape == ShapeColleague {
-		fmt.Fprintln(w, "           pauses after the plan, after each iteration and before completion for `git loop resume`")
+		how = "runs as a colleague: pauses after the plan, after each iteration and before completion for `git loop resume`"
+	}
+	fmt.Fprintf(w, "spec:      %s; %s\n", cfg.Spec.Summary(), how)
+	if cfg.Spec.Shape != ShapeTool {
+		fmt.Fprintf(w, "advice:    the task would guide the agent better with %s (`git loop score` shows how)\n", missingHints(*cfg.Spec))
+	}
+	if cfg.boundedOnly() {
+		fmt.Fprintf(w, "exit:      no promise and no gate: the loop runs to its limit of %d iterations\n", cfg.MaxIterations)
 	}
 }
 

@@ -39,49 +39,54 @@ func TestScoreLoopCountsGatesAndPromises(t *testing.T) {
 	}
 }
 
+// TestShapeLoop: the score is recorded as advice and never decides how a loop runs: it runs
+// unattended unless the person asks for checkpoints.
 func TestShapeLoop(t *testing.T) {
 	tests := []struct {
 		name   string
 		prompt string
 		asked  string
-		force  bool
 		shape  string // "" when refused
-		err    error
+		spec   string // the recorded score's shape
 	}{
-		{"a precise spec runs as a tool", toolPrompt, "", false, ShapeTool, nil},
-		{"auto is the default", toolPrompt, ShapeAuto, false, ShapeTool, nil},
-		{"a middling spec runs as a colleague", "Rename ParseCfg to ParseConfig in the config package only; behaviour must not change.", "", false, ShapeColleague, nil},
-		{"an intent is refused", "make it better", "", false, "", ErrIntent},
-		{"an intent is a configuration error", "make it better", "", false, "", ErrConfig},
-		{"a forced intent runs as a colleague", "make it better", "", true, ShapeColleague, nil},
-		{"asking for tool skips the check", "make it better", ShapeTool, false, ShapeTool, nil},
-		{"asking for colleague on a precise spec", toolPrompt, ShapeColleague, false, ShapeColleague, nil},
-		{"unknown shape", toolPrompt, "robot", false, "", ErrConfig},
+		{"a precise spec runs unattended", toolPrompt, "", ShapeTool, ShapeTool},
+		{"auto is the default", toolPrompt, ShapeAuto, ShapeTool, ShapeTool},
+		{"a middling spec runs unattended", "Rename ParseCfg to ParseConfig in the config package only; behaviour must not change.", "", ShapeTool, ShapeColleague},
+		{"an intent runs unattended", "make it better", "", ShapeTool, ShapeIntent},
+		{"an intent asked to run as a colleague", "make it better", ShapeColleague, ShapeColleague, ShapeIntent},
+		{"asking for tool", "make it better", ShapeTool, ShapeTool, ShapeIntent},
+		{"asking for colleague on a precise spec", toolPrompt, ShapeColleague, ShapeColleague, ShapeTool},
+		{"unknown shape", toolPrompt, "robot", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := Config{Prompt: tt.prompt, Promises: []string{"DONE"}, Exit: ExitPromise}
-			err := shapeLoop(&cfg, tt.asked, tt.force)
-			if tt.err != nil {
-				if !errors.Is(err, tt.err) {
-					t.Fatalf("err %v, want %v", err, tt.err)
+			err := shapeLoop(&cfg, tt.asked)
+			if tt.shape == "" {
+				if !errors.Is(err, ErrConfig) {
+					t.Fatalf("err %v, want a configuration error", err)
 				}
 				return
 			}
-			if err != nil || cfg.Shape != tt.shape || cfg.Spec == nil {
-				t.Fatalf("shape %q (spec %v), err %v; want %s", cfg.Shape, cfg.Spec, err, tt.shape)
+			if err != nil || cfg.Shape != tt.shape || cfg.Spec == nil || cfg.Spec.Shape != tt.spec {
+				t.Fatalf("shape %q (spec %v), err %v; want %s with a %s score", cfg.Shape, cfg.Spec, err, tt.shape, tt.spec)
 			}
 		})
 	}
 }
 
-// TestShapeRefusalSaysWhatIsMissing: the refusal names the weak dimensions and both ways on.
-func TestShapeRefusalSaysWhatIsMissing(t *testing.T) {
-	cfg := Config{Prompt: "make it better", Promises: []string{"DONE"}, Exit: ExitPromise}
-	err := shapeLoop(&cfg, "", false)
-	for _, want := range []string{"scores 2/10", "weak in outcome, scope, constraints, success. Add outcome: say what to do", "--force", "--shape tool", "git loop score"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("refusal %q lacks %q", err, want)
+// TestPrintShapeAdvises: a weak spec's start names what would strengthen it, and a loop that
+// only its limit ends says so.
+func TestPrintShapeAdvises(t *testing.T) {
+	cfg := Config{Prompt: "make it better", Promises: []string{}, MaxIterations: 3, Exit: ExitLimit}
+	if err := shapeLoop(&cfg, ""); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	PrintShape(&b, &cfg)
+	for _, want := range []string{"runs unattended", "advice:", "outcome (say what to do", "git loop score", "runs to its limit of 3 iterations"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("start's shape lines lack %q:\n%s", want, b.String())
 		}
 	}
 }
@@ -224,18 +229,17 @@ func TestResumeFresh(t *testing.T) {
 	}
 }
 
-func TestStartRefusesIntent(t *testing.T) {
+// TestStartRecordsIntentAsAdvice: a vague prompt starts a loop that runs unattended, with its
+// score recorded.
+func TestStartRecordsIntentAsAdvice(t *testing.T) {
 	dir := newTestRepo(t)
 	s := openStoreAt(t, dir)
 	flags := Settings{Prompt: "make it better", Promises: []string{"DONE"}, Shape: ShapeAuto}
-	if _, err := s.Start(StartOptions{Name: "v", Flags: flags}); !errors.Is(err, ErrIntent) {
+	if _, err := s.Start(StartOptions{Name: "v", Flags: flags}); err != nil {
 		t.Fatalf("start of an intent: %v", err)
 	}
-	if _, err := s.Start(StartOptions{Name: "v", Flags: flags, Force: true}); err != nil {
-		t.Fatal(err)
-	}
 	_, cfg, err := s.Status("v")
-	if err != nil || cfg.Shape != ShapeColleague || cfg.Spec == nil || cfg.Spec.Shape != ShapeIntent || cfg.Spec.Total != 2 {
+	if err != nil || cfg.Shape != ShapeTool || cfg.Spec == nil || cfg.Spec.Shape != ShapeIntent || cfg.Spec.Total != 2 {
 		t.Fatalf("recorded shape %q, spec %+v, %v", cfg.Shape, cfg.Spec, err)
 	}
 }

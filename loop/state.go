@@ -51,6 +51,29 @@ type State struct {
 	IterationStart time.Time     `json:"iteration_start,omitzero"`
 	LastIteration  time.Duration `json:"last_iteration_ns,omitempty"`
 	SessionStart   time.Time     `json:"session_start,omitzero"`
+	// MaxDuration and TokenBudget, when set, replace loop.json's limits: a resume that
+	// raised them (`git loop resume --max-duration`, `--token-budget`).
+	MaxDuration string `json:"max_duration,omitempty"`
+	TokenBudget int64  `json:"token_budget,omitempty"`
+}
+
+// maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else
+// loop.json's.
+func (s *State) maxDuration(cfg *Config) time.Duration {
+	d, err := time.ParseDuration(orDefaultString(s.MaxDuration, cfg.MaxDuration))
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
+}
+
+// tokenBudget is the loop's token budget (0 for none): the one a resume set, else
+// loop.json's.
+func (s *State) tokenBudget(cfg *Config) int64 {
+	if s.TokenBudget > 0 {
+		return s.TokenBudget
+	}
+	return cfg.TokenBudget
 }
 
 // TranscriptMark is the token count of a transcript up to an offset, so the next stop only
@@ -133,7 +156,7 @@ var (
 	// ErrBadName means the loop name is not a valid ref component.
 	ErrBadName = errors.New("invalid loop name")
 	// ErrLimit means the loop has used all its iterations.
-	ErrLimit = errors.New("iteration limit reached")
+	ErrLimit = errors.New("limit reached")
 	// ErrWorktreeGone means the loop's worktree no longer exists.
 	ErrWorktreeGone = errors.New("loop worktree is gone")
 	// ErrCorrupt means the loop's stored records cannot be read.

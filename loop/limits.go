@@ -1,0 +1,88 @@
+package loop
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// Raise is what a resume may raise besides the iteration limit: the wall-clock limit and the
+// token budget, recorded in state.json over loop.json's.
+type Raise struct {
+	MaxDuration string // a duration such as 4h; "" keeps the loop's
+	TokenBudget int64  // 0 keeps the loop's
+}
+
+// RaiseLimits records a paused loop's new wall-clock limit or token budget, so that a resume
+// after such a limit goes on instead of pausing again at the next stop.
+func (s *Store) RaiseLimits(name string, r Raise) (*State, error) {
+	if r.MaxDuration == "" && r.TokenBudget == 0 {
+		return nil, nil
+	}
+	if r.MaxDuration != "" {
+		if d, err := time.ParseDuration(r.MaxDuration); err != nil || d <= 0 {
+			return nil, fmt.Errorf("%w: --max-duration %q: want a duration such as 4h or 90m", ErrConfig, r.MaxDuration)
+		}
+	}
+	if r.TokenBudget < 0 {
+		return nil, fmt.Errorf("%w: --token-budget %d: want a number of tokens ≥ 1", ErrConfig, r.TokenBudget)
+	}
+	return s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
+		if st.Ended() {
+			return nil, fmt.Errorf("%w: loop %q is %s; start a new loop", ErrEnded, name, st.Status)
+		}
+		next := *st
+		next.UpdatedAt = s.Now().UTC()
+		if r.MaxDuration != "" {
+			next.MaxDuration = r.MaxDuration
+		}
+		if r.TokenBudget > 0 {
+			next.TokenBudget = r.TokenBudget
+		}
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: limits raised by user (%s)", name, r)}, nil
+	})
+}
+
+// String names what r raises.
+func (r Raise) String() string {
+	switch {
+	case r.MaxDuration != "" && r.TokenBudget > 0:
+		return fmt.Sprintf("wall clock %s, token budget %d", r.MaxDuration, r.TokenBudget)
+	case r.MaxDuration != "":
+		return "wall clock " + r.MaxDuration
+	}
+	return fmt.Sprintf("token budget %d", r.TokenBudget)
+}
+
+// checkBudgets refuses to resume a loop whose wall clock or token budget is spent: its next
+// stop would pause it again. The error names the resume that raises the limit.
+func checkBudgets(cfg *Config, st *State, now time.Time) error {
+	if d := st.maxDuration(cfg); d > 0 && now.Sub(st.StartedAt) > d {
+		return fmt.Errorf("%w: loop %q has run %s of its %s wall-clock limit; resume with a longer one: `git loop resume %s --max-duration %s`",
+			ErrLimit, st.Name, shortDuration(now.Sub(st.StartedAt)), shortDuration(d), st.Name, shortDuration(now.Sub(st.StartedAt)+d))
+	}
+	if b := st.tokenBudget(cfg); b > 0 && st.Transcript != nil && st.Transcript.Tokens > b {
+		return fmt.Errorf("%w: loop %q has used %d of its %d tokens; resume with a higher budget: `git loop resume %s --token-budget %d`",
+			ErrLimit, st.Name, st.Transcript.Tokens, b, st.Name, max(2*b, st.Transcript.Tokens+b))
+	}
+	return nil
+}
+
+// resumeInReason finds the resume a pause's reason names (at a limit, the one that raises it).
+var resumeInReason = regexp.MustCompile("`(git loop resume [^`]+)`")
+
+// ResumeCommand is the command that goes on from st's pause: the first resume its reason names (at
+// a limit, the one raising it; at an iteration limit reached another way, one with a higher
+// limit), else `git loop resume NAME`.
+func ResumeCommand(st *State) string {
+	if m := resumeInReason.FindStringSubmatch(st.Reason); m != nil {
+		return m[1]
+	}
+	if st.MaxIterations > 0 && st.Iteration >= st.MaxIterations { // a plain resume is refused
+		return fmt.Sprintf("git loop resume %s --max-iterations %d", st.Name, st.MaxIterations*2)
+	}
+	return "git loop resume " + st.Name
+}

@@ -21,18 +21,18 @@ import (
 // Exit status 2 also blocks (with stderr as the reason); git-loop never uses it, so that a
 // failing git-loop can never trap the agent: every answer is exit 0.
 
-// MaxPayload bounds what a hook reads from stdin. Claude Code's payloads are small (ids,
-// paths, and at most the last assistant message); 8 MiB leaves room for a very long message
-// and still bounds a runaway writer.
+// MaxPayload is what a hook reads from stdin in one go. Claude Code's payloads are small
+// (ids, paths, and at most the last assistant message); a longer one is read on up to
+// maxLongPayload, so that a very long message is judged all the same.
 const MaxPayload = 8 << 20
 
-// maxPayloadDrain bounds what is read and dropped after a payload found too large: a quarter
-// of a second or so, and a writer that never stops cannot hold the hook.
-const maxPayloadDrain = 256 << 20
+// maxLongPayload bounds a payload: reading it takes a quarter of a second or so, and a
+// writer that never stops cannot hold the hook.
+const maxLongPayload = 64 << 20
 
 var (
 	// ErrPayloadTooLarge: stdin held more than MaxPayload bytes.
-	ErrPayloadTooLarge = fmt.Errorf("hooks: hook payload larger than %d MiB", MaxPayload>>20)
+	ErrPayloadTooLarge = fmt.Errorf("hooks: hook payload larger than %d MiB", maxLongPayload>>20)
 	// ErrPayloadEmpty: stdin was empty (or only white space): the command was not run by an
 	// agent as a hook.
 	ErrPayloadEmpty = errors.New("hooks: empty hook payload on stdin (is this command run by an agent as a hook?)")
@@ -112,10 +112,15 @@ func readPayload(r io.Reader, event string, v any) error {
 		return fmt.Errorf("hooks: read %s payload: %w", event, err)
 	}
 	if len(data) > MaxPayload {
-		// Read on (within a bound) before giving up, so that the agent writing the payload
-		// sees its write complete rather than a broken pipe.
-		io.CopyN(io.Discard, r, maxPayloadDrain)
-		return ErrPayloadTooLarge
+		// A very long message: read on, within a bound, rather than let the agent stop
+		// unjudged (or see a broken pipe). Only past the bound is the payload refused.
+		rest, err := io.ReadAll(io.LimitReader(r, int64(maxLongPayload-len(data)+1)))
+		if err != nil {
+			return fmt.Errorf("hooks: read %s payload: %w", event, err)
+		}
+		if data = append(data, rest...); len(data) > maxLongPayload {
+			return ErrPayloadTooLarge
+		}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark is not JSON
 	data = bytes.TrimSpace(data)

@@ -2,6 +2,8 @@ package hooks
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -81,8 +83,11 @@ func CodexStop(ctx context.Context, io Streams) int {
 	if in.TranscriptPath != nil {
 		stop.transcript = *in.TranscriptPath // its rollout: the token budget and must-not commands
 	}
+	// A null or absent message (Codex sends null after an empty final answer) is "no
+	// message this turn": never a reason to let the gates alone decide.
+	stop.messageKnown = true
 	if in.LastAssistantMessage != nil {
-		stop.message, stop.messageKnown = *in.LastAssistantMessage, true
+		stop.message = *in.LastAssistantMessage
 	}
 	return runStop(ctx, io, stop, codexAnswer)
 }
@@ -115,11 +120,32 @@ func GeminiAfterAgent(ctx context.Context, io Streams) int {
 		fmt.Fprintf(io.Stderr, "git-loop: hook gemini after-agent: %v; letting the agent stop\n", wrongEvent(in.HookEventName, "AfterAgent"))
 		return 0
 	}
-	stop := agentStop{hook: "gemini after-agent", dirs: []string{in.Cwd}, session: in.SessionID}
-	if in.PromptResponse != nil {
-		stop.message, stop.messageKnown = *in.PromptResponse, true
-	}
+	stop := agentStop{hook: "gemini after-agent", dirs: []string{in.Cwd}, session: in.SessionID,
+		thisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
+			return geminiThisTurn(in.PromptResponse, prev)
+		}}
 	return runStop(ctx, io, stop, geminiAnswer)
+}
+
+// geminiThisTurn is what Gemini CLI's agent said this turn. After a deny, its next
+// prompt_response repeats the earlier answers before the new one, so the response the last
+// judged stop saw is cut off the front; null or absent is "no message this turn".
+func geminiThisTurn(response *string, prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
+	if response == nil {
+		return "", true, prev
+	}
+	full := *response
+	msg := full
+	if prev != nil && prev.Len > 0 && prev.Len <= len(full) && textSum(full[:prev.Len]) == prev.Sum {
+		msg = strings.TrimLeft(full[prev.Len:], "\r\n")
+	}
+	return msg, true, &loop.JudgedMessage{Len: len(full), Sum: textSum(full)}
+}
+
+// textSum is the hex SHA-256 of text, to recognise a judged response when it comes again.
+func textSum(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }
 
 var geminiAnswer = stopAnswers{
@@ -150,17 +176,17 @@ func CursorStop(ctx context.Context, io Streams) int {
 		return 0
 	}
 	roots := workspaceRoots(in.WorkspaceRoots)
-	stop := agentStop{hook: "cursor stop", dirs: roots, session: in.ConversationID, readMessage: func() (string, bool) {
-		for _, root := range roots {
+	stop := agentStop{hook: "cursor stop", dirs: roots, session: in.ConversationID, thisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
+		for _, root := range roots { // a kept response is recalled once: never judged twice
 			text, ok, err := loop.RecallMessage(root, in.ConversationID)
 			if err != nil {
 				fmt.Fprintf(io.Stderr, "git-loop: hook cursor stop: %v; the gates decide\n", err)
 			}
 			if ok {
-				return text, true
+				return text, true, prev
 			}
 		}
-		return "", false
+		return "", false, prev
 	}}
 	return runStop(ctx, io, stop, cursorAnswer)
 }

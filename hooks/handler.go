@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,8 +34,13 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	if subagent {
 		return 0
 	}
-	stop := agentStop{hook: "claude stop", dirs: []string{in.Cwd}, session: in.SessionID, transcript: in.TranscriptPath,
-		readMessage: func() (string, bool) { return lastMessage(in, io.Stderr) }}
+	if in.Subagent() { // a SubagentStop payload sent to `hook claude stop`: not the main agent's stop
+		return 0
+	}
+	stop := agentStop{hook: "claude stop", dirs: []string{in.Cwd}, session: in.SessionID, transcript: in.TranscriptPath, answer: in.LastAssistantMessage,
+		thisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
+			return claudeThisTurn(in, prev, io.Stderr)
+		}}
 	return runStop(ctx, io, stop, claudeAnswer)
 }
 
@@ -45,14 +51,18 @@ type agentStop struct {
 	session      string
 	message      string
 	messageKnown bool
-	// readMessage, when set, reads the message once a loop is found (a transcript is read
-	// only then, so the idle path stays one pointer check).
-	readMessage func() (string, bool)
+	// thisTurn, when set, reads what the agent said this turn once its loop's state is read
+	// (see loop.StopInput.ThisTurn); a transcript is read only then, so the idle path stays
+	// one pointer check.
+	thisTurn func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage)
 	// transcript is the agent's session log, read for the token budget and must-not
 	// commands; "" when the agent has none git-loop can read. codex: a Codex CLI rollout,
 	// else a Claude Code transcript.
 	transcript string
 	codex      bool
+	// answer is the payload's message when the agent's log may lag behind it (Claude Code
+	// writes the answer that ended the turn to its transcript after the Stop hook starts).
+	answer *string
 }
 
 // stopAnswers writes one protocol's answers to stdout.
@@ -90,14 +100,11 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 	defer cancel()
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	if in.readMessage != nil {
-		in.message, in.messageKnown = in.readMessage()
-	}
-	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown}
+	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn}
 	if in.codex {
 		stop.CountTokens, stop.ReadCommands = codexCounter(in.transcript), codexCommandReader(in.transcript)
 	} else {
-		stop.CountTokens, stop.ReadCommands = transcriptCounter(in.transcript), commandReader(in.transcript)
+		stop.CountTokens, stop.ReadCommands = transcriptCounter(in.transcript, in.answer), commandReader(in.transcript)
 	}
 	res, err := store.Stop(ctx, name, stop)
 	if errors.Is(err, loop.ErrInterrupted) { // the agent stopped the hook: judge its next stop
@@ -143,13 +150,41 @@ var claudeAnswer = stopAnswers{
 // stopDeadline is how long a stop may run gates: under the 600 s hook timeout install sets.
 const stopDeadline = 540 * time.Second
 
+// answerWait bounds how long a stop waits for the agent's transcript to hold the answer that
+// ended the turn (Claude Code writes it about a second after the hook starts).
+const answerWait = 2 * time.Second
+
+// awaitAnswer waits, at most answerWait, until the transcript at path holds answer as its
+// last assistant text, so that the token budget counts the answer that ended the turn.
+func awaitAnswer(path string, answer *string) {
+	if answer == nil || strings.TrimSpace(*answer) == "" {
+		return
+	}
+	want := strings.TrimSpace(*answer)
+	deadline := time.Now().Add(answerWait)
+	for {
+		text, _, err := ThisTurnText(path)
+		switch {
+		case err == nil && strings.TrimSpace(text) == want:
+			return
+		case err != nil && !errors.Is(err, ErrNoAssistantText): // unreadable: count what there is
+			return
+		case time.Now().After(deadline):
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // transcriptCounter counts the transcript's tokens from where the previous stop left off
-// (from the start when the transcript changed, e.g. a new session).
-func transcriptCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark, error) {
+// (from the start when the transcript changed, e.g. a new session), once the transcript
+// holds the turn's answer, when the payload gave one (see awaitAnswer).
+func transcriptCounter(path string, answer *string) func(*loop.TranscriptMark) (*loop.TranscriptMark, error) {
 	if path == "" {
 		return nil
 	}
 	return func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
+		awaitAnswer(path, answer)
 		mark := loop.TranscriptMark{Path: path}
 		if prev != nil {
 			mark.Tokens = prev.Tokens // tokens of earlier transcripts of this loop still count
@@ -192,20 +227,29 @@ func markedCommands(path string, read func(string, int64) ([]string, int64, erro
 	}
 }
 
-// lastMessage prefers the payload's message, else reads the transcript backwards.
-func lastMessage(in StopInput, stderr io.Writer) (string, bool) {
-	if in.LastAssistantMessage != nil {
-		return *in.LastAssistantMessage, true
+// claudeThisTurn is what Claude Code's agent said this turn: the payload's
+// last_assistant_message, else (absent, as after an empty final answer, or empty) the text of
+// the transcript's last turn, which ends at the last prompt or stop hook feedback, unless
+// that is the entry the last judged stop read already. No text is "no message this turn":
+// an earlier, judged answer never counts again.
+func claudeThisTurn(in StopInput, prev *loop.JudgedMessage, stderr io.Writer) (string, bool, *loop.JudgedMessage) {
+	if in.LastAssistantMessage != nil && strings.TrimSpace(*in.LastAssistantMessage) != "" {
+		return *in.LastAssistantMessage, true, prev
 	}
 	if in.TranscriptPath == "" {
-		return "", false
+		return "", true, prev
 	}
-	msg, err := LastAssistantText(in.TranscriptPath)
-	if err != nil {
-		fmt.Fprintf(stderr, "git-loop: no assistant message found (%v); the gates decide\n", err)
-		return "", false
+	msg, id, err := ThisTurnText(in.TranscriptPath)
+	switch {
+	case errors.Is(err, ErrNoAssistantText):
+		return "", true, prev
+	case err != nil:
+		fmt.Fprintf(stderr, "git-loop: no assistant message read (%v); judging the stop as one without a message\n", err)
+		return "", true, prev
+	case prev != nil && id != "" && id == prev.ID:
+		return "", true, prev // judged at an earlier stop
 	}
-	return msg, true
+	return msg, true, &loop.JudgedMessage{ID: id}
 }
 
 // writeSystemMessage prints an answer that lets the agent stop and shows text to the user.

@@ -50,7 +50,9 @@ var defaultLimits = limits{chunk: 8 << 10, maxChunk: 256 << 10, maxLine: maxLine
 //   - an assistant line with a non-blank text block ends the search: its last such block is
 //     the answer ("thinking", "tool_use" and whitespace-only text blocks are not text);
 //   - a user line whose content holds a "tool_result" block belongs to the turn, as does one
-//     marked "isMeta": true (injected context); both are passed over;
+//     marked "isMeta": true (injected context); both are passed over, except the feedback a
+//     Stop hook's block injects ("Stop hook feedback: …"), which starts a turn: the text
+//     before it was judged by that hook already;
 //   - any other user line (a prompt, or Claude Code's "[Request interrupted by user]" marker)
 //     ends the turn, and with it the search: ErrNoAssistantText. An interrupted turn is not a
 //     finished answer, so nothing before the interrupt is returned;
@@ -62,19 +64,26 @@ var defaultLimits = limits{chunk: 8 << 10, maxChunk: 256 << 10, maxLine: maxLine
 // Errors opening or reading the file are returned wrapped (they name the path), as is
 // ErrNoAssistantText; a path that is not a regular file is an error.
 func LastAssistantText(path string) (string, error) {
+	text, _, err := ThisTurnText(path)
+	return text, err
+}
+
+// ThisTurnText is LastAssistantText that also returns the uuid of the transcript line the
+// text came from, so a later stop can tell the same answer from a new one.
+func ThisTurnText(path string) (text, id string, err error) {
 	f, size, err := openTranscript(path)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer f.Close()
-	text, err := lastAssistantText(f, size, defaultLimits)
+	text, id, err = lastAssistantText(f, size, defaultLimits)
 	switch {
 	case errors.Is(err, ErrNoAssistantText):
-		return "", fmt.Errorf("%w: %s", ErrNoAssistantText, path)
+		return "", "", fmt.Errorf("%w: %s", ErrNoAssistantText, path)
 	case err != nil:
-		return "", readError(path, err)
+		return "", "", readError(path, err)
 	}
-	return text, nil
+	return text, id, nil
 }
 
 // readError wraps an error reading the transcript at path so that it names the path once.
@@ -105,23 +114,23 @@ func openTranscript(path string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
-// lastAssistantText is LastAssistantText over the first size bytes of r.
-func lastAssistantText(r io.ReaderAt, size int64, lim limits) (string, error) {
+// lastAssistantText is ThisTurnText over the first size bytes of r.
+func lastAssistantText(r io.ReaderAt, size int64, lim limits) (text, id string, err error) {
 	br := newBackReader(r, size, lim)
 	for {
 		line, err := br.prev()
 		if err == io.EOF {
-			return "", ErrNoAssistantText
+			return "", "", ErrNoAssistantText
 		}
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
-		text, verdict := turnLine(line)
+		text, id, verdict := turnLine(line)
 		switch verdict {
 		case lineText:
-			return text, nil
+			return text, id, nil
 		case lineEndsTurn:
-			return "", ErrNoAssistantText
+			return "", "", ErrNoAssistantText
 		}
 	}
 }
@@ -138,6 +147,7 @@ const (
 // entry is the part of a transcript line that the text search needs.
 type entry struct {
 	Type    string `json:"type"`
+	UUID    string `json:"uuid"`
 	IsMeta  bool   `json:"isMeta"`
 	Message struct {
 		Content json.RawMessage `json:"content"`
@@ -150,37 +160,60 @@ type contentBlock struct {
 	Text string `json:"text"`
 }
 
-// turnLine classifies one line, returning the text of an assistant line that has one.
-func turnLine(line []byte) (string, verdict) {
+// hookFeedback starts the user line Claude Code writes when a Stop (or SubagentStop) hook
+// blocks: the hook's reason, sent back as the agent's next instruction. It is injected
+// ("isMeta": true), but it starts a turn: what the agent said before it was judged already.
+var hookFeedback = []string{"Stop hook feedback:", "SubagentStop hook feedback:"}
+
+// turnLine classifies one line, returning the text of an assistant line that has one, and
+// the line's uuid.
+func turnLine(line []byte) (string, string, verdict) {
 	switch peekType(line) {
 	case kindOther:
-		return "", lineSkip
+		return "", "", lineSkip
 	}
 	var e entry
 	if json.Unmarshal(line, &e) != nil {
-		return "", lineSkip
+		return "", "", lineSkip
 	}
 	switch e.Type {
 	case "assistant":
 		blocks := decodeContent(e.Message.Content)
 		for i := len(blocks) - 1; i >= 0; i-- {
 			if b := blocks[i]; b.Type == "text" && strings.TrimSpace(b.Text) != "" {
-				return b.Text, lineText
+				return b.Text, e.UUID, lineText
 			}
 		}
-		return "", lineSkip
+		return "", "", lineSkip
 	case "user":
-		if e.IsMeta {
-			return "", lineSkip
-		}
-		for _, b := range decodeContent(e.Message.Content) {
-			if b.Type == "tool_result" {
-				return "", lineSkip
+		blocks := decodeContent(e.Message.Content)
+		for _, b := range blocks {
+			if b.Type == "text" && isHookFeedback(b.Text) {
+				return "", "", lineEndsTurn
 			}
 		}
-		return "", lineEndsTurn
+		if e.IsMeta {
+			return "", "", lineSkip
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" {
+				return "", "", lineSkip
+			}
+		}
+		return "", "", lineEndsTurn
 	}
-	return "", lineSkip
+	return "", "", lineSkip
+}
+
+// isHookFeedback reports whether a user line's text is a stop hook's feedback.
+func isHookFeedback(text string) bool {
+	text = strings.TrimLeft(text, " \t\r\n")
+	for _, p := range hookFeedback {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeContent reads message.content: a string is one text block, an array its blocks;

@@ -91,6 +91,12 @@ func (r *refTurn) feed(l []byte, maxLine int) {
 	}
 	switch e.Type {
 	case "user":
+		for _, b := range refBlocks(e.Message.Content) {
+			if b.Type == "text" && (strings.HasPrefix(strings.TrimSpace(b.Text), "Stop hook feedback:") || strings.HasPrefix(strings.TrimSpace(b.Text), "SubagentStop hook feedback:")) {
+				*r = refTurn{} // a stop hook's block: what came before was judged
+				return
+			}
+		}
 		if e.IsMeta {
 			return
 		}
@@ -194,7 +200,8 @@ func refUsage(data []byte, maxLine int) Usage {
 // lastText runs the backwards reader over data in memory.
 // Reads start at chunk bytes and grow to 16 times that.
 func lastText(data []byte, chunk, maxLine int) (string, error) {
-	return lastAssistantText(bytes.NewReader(data), int64(len(data)), testLimits(chunk, maxLine))
+	text, _, err := lastAssistantText(bytes.NewReader(data), int64(len(data)), testLimits(chunk, maxLine))
+	return text, err
 }
 
 func testLimits(chunk, maxLine int) limits {
@@ -405,6 +412,9 @@ func TestLastAssistantTextTurns(t *testing.T) {
 		{"previous turn not used", []string{promptLine("go"), textLine("m1", "old", 1), promptLine("again"), toolUseLine("m2", 1), toolResultLine("x")}, ""},
 		{"interrupt", []string{promptLine("go"), textLine("m1", "partial", 1), `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}`}, ""},
 		{"meta user line inside the turn", []string{promptLine("go"), textLine("m1", "kept", 1), `{"type":"user","isMeta":true,"message":{"role":"user","content":[{"type":"text","text":"skill body"}]}}`, toolUseLine("m2", 1)}, "kept"},
+		{"stop hook feedback ends the judged turn", []string{promptLine("go"), textLine("m1", "All fixed. <promise>DONE</promise>", 1), hookFeedbackLine("Stop hook feedback:\ntest fails"), toolUseLine("m2", 1), toolResultLine("ok")}, ""},
+		{"text after stop hook feedback", []string{promptLine("go"), textLine("m1", "old", 1), hookFeedbackLine("Stop hook feedback:\ngo on"), textLine("m2", "new", 1)}, "new"},
+		{"subagent hook feedback", []string{promptLine("go"), textLine("m1", "old", 1), `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"SubagentStop hook feedback: x"}]}}`}, ""},
 		{"blank text is not text", []string{promptLine("go"), textLine("m1", "real", 1), textLine("m2", "\n\n", 1)}, "real"},
 		{"thinking is not text", []string{promptLine("go"), textLine("m1", "real", 1), `{"type":"assistant","message":{"id":"m2","content":[{"type":"thinking","thinking":"hmm","signature":"s"}]}}`}, "real"},
 		{"several blocks on one line", []string{promptLine("go"), `{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"a"},{"type":"text","text":"b"},{"type":"tool_use","name":"x"}]}}`}, "b"},
@@ -436,6 +446,22 @@ func TestLastAssistantTextTurns(t *testing.T) {
 				checkAgainstRef(t, tc.name, data, chunk, maxLineBytes)
 			}
 		})
+	}
+}
+
+// hookFeedbackLine is the user line Claude Code writes when a Stop hook blocks.
+func hookFeedbackLine(text string) string {
+	b, _ := json.Marshal(text)
+	return `{"type":"user","isMeta":true,"uuid":"fb","message":{"role":"user","content":` + string(b) + `}}`
+}
+
+// TestThisTurnTextNamesItsLine: the text comes with the uuid of its line, so a later stop
+// knows an answer it judged already.
+func TestThisTurnTextNamesItsLine(t *testing.T) {
+	data := jsonLines(promptLine("go"), `{"type":"assistant","uuid":"a-1","message":{"id":"m1","content":[{"type":"text","text":"done"}]}}`)
+	text, id, err := ThisTurnText(writeTranscript(t, data))
+	if err != nil || text != "done" || id != "a-1" {
+		t.Fatalf("got %q, %q, %v; want done from a-1", text, id, err)
 	}
 }
 
@@ -523,7 +549,7 @@ func TestLastAssistantTextOverCap(t *testing.T) {
 		pad:  maxLineBytes + 1<<20,
 		tail: append([]byte("\"}\n"), jsonLines(progressLine("end"))...),
 	}
-	got, err := lastAssistantText(r, r.size(), defaultLimits)
+	got, _, err := lastAssistantText(r, r.size(), defaultLimits)
 	if err != nil || got != "survived" {
 		t.Errorf("got %q, %v", got, err)
 	}
@@ -599,8 +625,8 @@ func TestLastAssistantTextCostIndependentOfSize(t *testing.T) {
 	data := readCorpus(t, bigTranscript)
 	small := &countingReaderAt{r: bytes.NewReader(data)}
 	large := &countingReaderAt{r: repeatReaderAt{data, 30}}
-	a, err1 := lastAssistantText(small, int64(len(data)), defaultLimits)
-	b, err2 := lastAssistantText(large, int64(len(data))*30, defaultLimits)
+	a, _, err1 := lastAssistantText(small, int64(len(data)), defaultLimits)
+	b, _, err2 := lastAssistantText(large, int64(len(data))*30, defaultLimits)
 	if err1 != nil || err2 != nil || a != b {
 		t.Fatalf("different answers: %.40q, %v / %.40q, %v", a, err1, b, err2)
 	}

@@ -27,6 +27,21 @@ type StopInput struct {
 	// ReadCommands, when set, returns the commands the agent ran since a mark (nil at first)
 	// and the new mark; it is called only for loops with must-not commands.
 	ReadCommands func(prev *TranscriptMark) ([]string, *TranscriptMark, error)
+	// ThisTurn, when set, reads what the agent said this turn, given what the loop's last
+	// judged stop remembered of its message (nil at first), and returns the message (known
+	// false when the protocol delivers none) and what to remember of it. It replaces Message
+	// and MessageKnown: an agent's log holds earlier turns, and Gemini CLI repeats earlier
+	// answers, which must never be judged twice.
+	ThisTurn func(prev *JudgedMessage) (msg string, known bool, judged *JudgedMessage)
+}
+
+// JudgedMessage is what a loop remembers of the last message it judged, so that the next
+// stop judges only what the agent said since: the transcript entry it came from, or the
+// length and checksum of a protocol's whole response text that later responses repeat.
+type JudgedMessage struct {
+	ID  string `json:"id,omitempty"`  // the transcript entry (Claude Code's line uuid)
+	Len int    `json:"len,omitempty"` // the response text's length in bytes
+	Sum string `json:"sum,omitempty"` // the SHA-256 of those bytes, hex
 }
 
 // StopResult is the outcome of one judged iteration.
@@ -70,6 +85,10 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	judged := st.Judged
+	if in.ThisTurn != nil {
+		in.Message, in.MessageKnown, judged = in.ThisTurn(st.Judged)
+	}
 	mark, err := countTokens(cfg, st, in)
 	if err != nil {
 		return nil, err
@@ -109,6 +128,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		if cmdMark != nil {
 			next.Commands = cmdMark
 		}
+		next.Judged = judged
 		if next.Session == "" {
 			next.Session = in.Session // the first stop claims an unbound loop
 		}
@@ -167,7 +187,9 @@ func notOurs(st *State, in StopInput) *StopResult {
 	if st.Status != StatusActive {
 		return &StopResult{Verdict: Verdict{Decision: DecideAllow, Reason: "loop is " + st.Status}, State: st}
 	}
-	if st.Session != "" && in.Session != "" && st.Session != in.Session {
+	// A hook's stop that names no session is no more this session's than another's: it is
+	// judged only by a loop bound to none. (A driver's run names none and drives any.)
+	if st.Session != "" && st.Session != in.Session && (in.Session != "" || in.Kind == "stop") {
 		return &StopResult{Verdict: Verdict{Decision: DecideAllow, Reason: "loop belongs to another session"}, State: st}
 	}
 	return nil

@@ -42,6 +42,9 @@ type State struct {
 	Transcript *TranscriptMark `json:"transcript,omitempty"`
 	// Commands is how far the transcript has been read for must-not commands.
 	Commands *TranscriptMark `json:"commands_read,omitempty"`
+	// Judged is what the last judged stop remembered of the agent's message (see
+	// StopInput.ThisTurn).
+	Judged *JudgedMessage `json:"judged_message,omitempty"`
 	// Checkpoint is the colleague checkpoint the loop is paused at (plan, iteration,
 	// completion), answered by `git loop resume`.
 	Checkpoint string `json:"checkpoint,omitempty"`

@@ -1,0 +1,98 @@
+package hooks
+
+import (
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// TestClaudeThisTurn: only what the agent said this turn is judged. An absent or empty
+// last_assistant_message falls back to the transcript's last turn, which ends at the stop
+// hook's feedback and never returns an entry judged before.
+func TestClaudeThisTurn(t *testing.T) {
+	rejected := jsonLines(promptLine("fix it"), `{"type":"assistant","uuid":"a1","message":{"id":"m1","content":[{"type":"text","text":"All fixed. <promise>DONE</promise>"}]}}`,
+		hookFeedbackLine("Stop hook feedback:\ntest fails"), toolUseLine("m2", 1), toolResultLine("ok"))
+	fresh := jsonLines(promptLine("fix it"), `{"type":"assistant","uuid":"a2","message":{"id":"m2","content":[{"type":"text","text":"Fixed. <promise>DONE</promise>"}]}}`)
+	tests := []struct {
+		name       string
+		payload    *string
+		transcript []byte
+		prev       *loop.JudgedMessage
+		want       string
+		wantID     string
+	}{
+		{"the payload's message", ptr("Fixed. <promise>DONE</promise>"), rejected, nil, "Fixed. <promise>DONE</promise>", ""},
+		{"absent after an empty answer: not the rejected promise", nil, rejected, nil, "", ""},
+		{"empty: the transcript's turn holds the promise", ptr(""), fresh, nil, "Fixed. <promise>DONE</promise>", "a2"},
+		{"absent: the transcript's turn", nil, fresh, nil, "Fixed. <promise>DONE</promise>", "a2"},
+		{"an entry judged at an earlier stop", nil, fresh, &loop.JudgedMessage{ID: "a2"}, "", "a2"},
+		{"no transcript", nil, nil, nil, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := StopInput{LastAssistantMessage: tt.payload}
+			if tt.transcript != nil {
+				in.TranscriptPath = writeTranscript(t, tt.transcript)
+			}
+			msg, known, judged := claudeThisTurn(in, tt.prev, io.Discard)
+			id := ""
+			if judged != nil {
+				id = judged.ID
+			}
+			if msg != tt.want || !known || id != tt.wantID {
+				t.Errorf("got %q (known %v, id %q), want %q (id %q)", msg, known, id, tt.want, tt.wantID)
+			}
+		})
+	}
+}
+
+// TestGeminiThisTurn: after a deny, Gemini CLI's prompt_response repeats the earlier answers;
+// only what follows the response judged last is this turn's.
+func TestGeminiThisTurn(t *testing.T) {
+	first := "All fixed. <promise>DONE</promise>"
+	msg, known, judged := geminiThisTurn(ptr(first), nil)
+	if msg != first || !known || judged == nil || judged.Len != len(first) {
+		t.Fatalf("first stop: %q, %v, %+v", msg, known, judged)
+	}
+	msg, _, judged2 := geminiThisTurn(ptr(first+"\nFixed the subtraction."), judged)
+	if msg != "Fixed the subtraction." {
+		t.Fatalf("second stop judged %q, want only the new answer", msg)
+	}
+	if msg, known, _ := geminiThisTurn(nil, judged2); msg != "" || !known {
+		t.Fatalf("null response: %q, known %v; want no message this turn", msg, known)
+	}
+	if msg, _, _ := geminiThisTurn(ptr("A new session's answer"), judged2); msg != "A new session's answer" {
+		t.Fatalf("a response that does not repeat the judged one: %q", msg)
+	}
+}
+
+// TestTokenBudgetCountsTheTurnsAnswer: when the Stop hook starts, Claude Code has not yet
+// written the answer that ended the turn; the counter waits (bounded) for it, so the budget
+// counts that answer too.
+func TestTokenBudgetCountsTheTurnsAnswer(t *testing.T) {
+	path := writeTranscript(t, jsonLines(promptLine("go"),
+		`{"type":"assistant","uuid":"a1","message":{"id":"m1","content":[{"type":"text","text":"first"}],"usage":{"input_tokens":300,"output_tokens":50}}}`,
+		hookFeedbackLine("Stop hook feedback:\ngo on")))
+	late := `{"type":"assistant","uuid":"a2","message":{"id":"m2","content":[{"type":"text","text":"second"}],"usage":{"input_tokens":300,"output_tokens":50}}}` + "\n"
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			f.WriteString(late)
+			f.Close()
+		}
+	}()
+	answer := "second"
+	mark, err := transcriptCounter(path, &answer)(nil)
+	if err != nil || mark.Tokens != 700 {
+		t.Fatalf("counted %v, %v; want 700 tokens, the late answer's included", mark, err)
+	}
+	start := time.Now()
+	never := "an answer the transcript never gets"
+	if _, err := transcriptCounter(path, &never)(nil); err != nil || time.Since(start) > answerWait+time.Second {
+		t.Fatalf("a transcript that never catches up held the stop %v (%v)", time.Since(start), err)
+	}
+}

@@ -28,9 +28,11 @@ const (
 	exitNoLoop      = 3 // the loop does not exist, or none is active here
 	exitConflict    = 4 // busy worktree, existing name, ended loop, held lock
 	exitUnsupported = 5 // not a repository, bare, reftable, sha256
-	// run's codes, as issue 4 documents them: a loop paused (by a limit, a breaker or a
-	// person) or cancelled, and an interrupted run or bisect (the shell's code for SIGINT).
-	exitPaused      = 2
+	// exitPaused: the loop run drove stopped without completing (paused by a limit, a
+	// breaker or a person, or cancelled): it needs a person. Its own code, not exitUsage's, so
+	// a script can tell "the loop needs a person" from "my flags are wrong".
+	exitPaused = 6
+	// exitInterrupted: an interrupted run or bisect (the shell's code for SIGINT).
 	exitInterrupted = 130
 )
 
@@ -105,7 +107,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 func exitCode(err error) int {
 	var usage usageError
 	switch {
-	case errors.Is(err, loop.ErrRunPaused): // run's own code, as the issue documents it
+	case errors.Is(err, loop.ErrRunPaused):
 		return exitPaused
 	case errors.Is(err, loop.ErrInterrupted):
 		return exitInterrupted

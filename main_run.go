@@ -37,7 +37,9 @@ func runCommand(out, errOut io.Writer) *cli.Command {
 		ArgsUsage: "[NAME] -- AGENT [ARG…]",
 		Description: "The prompt goes to the agent's standard input, or replaces {prompt} in its arguments.\n" +
 			"With -p or --prompt-file a new loop is started (start's flags apply); without, the worktree's\n" +
-			"active loop (or NAME) is driven. Exit: 0 complete, 1 error, 2 paused or cancelled, 130 interrupted.",
+			"active loop (or NAME) is driven.\n" +
+			"Exit: 0 complete, 1 error, 2 usage, 6 the loop paused (a limit, a breaker, a person) or\n" +
+			"cancelled, 130 interrupted (the loop is paused).",
 		Flags: append(startFlags(),
 			&cli.DurationFlag{Name: "timeout", Usage: "kill an agent run after `DURATION`", Value: loop.DefaultAgentTimeout},
 			&cli.IntFlag{Name: "calls-per-hour", Usage: "run the agent at most `N` times in any hour (0: no limit)"},

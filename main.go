@@ -116,8 +116,10 @@ func exitCode(err error) int {
 	case errors.Is(err, loop.ErrRejected):
 		return exitConflict
 	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent),
-		errors.Is(err, loop.ErrBisectRange), errors.Is(err, hooks.ErrHookFile):
+		errors.Is(err, hooks.ErrHookFile):
 		return exitUsage
+	case errors.Is(err, loop.ErrBisectRange): // the answer "no failure to find", as check's failing gate
+		return exitFailure
 	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
 		return exitNoLoop
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded), errors.Is(err, loop.ErrNotActive),

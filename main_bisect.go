@@ -39,6 +39,9 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkBisectEnds(c); err != nil {
+				return err
+			}
 			return withRecent(name, func(s *loop.Store, name string) error {
 				res, err := s.Bisect(c.Context, name, loop.BisectOptions{Good: c.Int("good"), Bad: c.Int("bad"),
 					Command: command, Timeout: c.Duration("timeout"), Progress: errOut})
@@ -70,4 +73,18 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 			})
 		},
 	}
+}
+
+// checkBisectEnds refuses --good and --bad values no loop could have: a negative iteration,
+// or a good end that is not before the bad one.
+func checkBisectEnds(c *cli.Context) error {
+	for _, flag := range []string{"good", "bad"} {
+		if c.IsSet(flag) && c.Int(flag) < 0 {
+			return usageError{msg: fmt.Sprintf("--%s takes an iteration number, 0 or more; see `git loop log`", flag)}
+		}
+	}
+	if c.IsSet("good") && c.IsSet("bad") && c.Int("good") >= c.Int("bad") {
+		return usageError{msg: fmt.Sprintf("--good %d must be an iteration before --bad %d", c.Int("good"), c.Int("bad"))}
+	}
+	return nil
 }

@@ -142,6 +142,7 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	cli.HelpPrinter = printHelp // the framework's one hook for help: git-like, grouped, with examples
 	cmds := commands(stdout, stderr)
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
@@ -201,9 +202,10 @@ func dashed(name string) string {
 
 func commands(out, errOut io.Writer) []*cli.Command {
 	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
-	return append(append(historyCommands(out), shareCommands(out)...), []*cli.Command{
+	// In the order `git loop help` lists them within their groups.
+	cmds := []*cli.Command{
 		{
-			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]",
+			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]", Category: groupDrive,
 			Flags: append(startFlags(), jsonFlag),
 			Action: func(c *cli.Context) error {
 				opts, err := parseStart(c)
@@ -223,7 +225,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "status", Usage: "show a loop's state", ArgsUsage: "[NAME]", Flags: []cli.Flag{jsonFlag},
+			Name: "status", Usage: "show a loop's state", ArgsUsage: "[NAME]", Flags: []cli.Flag{jsonFlag}, Category: groupDrive,
 			Action: func(c *cli.Context) error {
 				name, err := oneName(c)
 				if err != nil {
@@ -241,7 +243,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "list", Usage: "list active and paused loops", Flags: []cli.Flag{
+			Name: "list", Usage: "list active and paused loops", Category: groupDrive, Flags: []cli.Flag{
 				&cli.BoolFlag{Name: "all", Usage: "include completed and cancelled loops"}, jsonFlag,
 			},
 			Action: func(c *cli.Context) error {
@@ -268,9 +270,24 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		transitionCommand(out, loop.Pause, "pause a loop: the hook lets the agent stop until it is resumed"),
 		transitionCommand(out, loop.Resume, "resume a paused loop"),
 		transitionCommand(out, loop.Cancel, "cancel a loop; its history stays on refs/loop/NAME"),
-		importCommand(out),
 		{
-			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]",
+			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]", Category: groupDrive,
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				return withLoop(c, func(s *loop.Store, name string) error {
+					st, rec, err := s.Checkpoint(name)
+					if err != nil {
+						return err
+					}
+					if rec.NotesErr != nil {
+						fmt.Fprintf(errOut, "git-loop: warning: %v\n", rec.NotesErr)
+					}
+					return loop.PrintCheckpoint(out, st, rec, c.Bool("json"))
+				})
+			},
+		},
+		{
+			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]", Category: groupDrive,
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, jsonFlag, trustFlag},
 			Action: func(c *cli.Context) error {
 				return withLoop(c, func(s *loop.Store, name string) error {
@@ -289,8 +306,15 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				})
 			},
 		},
-		{
-			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering)", ArgsUsage: "AGENT",
+		runCommand(out, errOut),
+		importCommand(out),
+	}
+	cmds = append(cmds, historyCommands(out)...)
+	cmds = append(cmds, reportCommand(out), restoreCommand(out, errOut), bisectCommand(out, errOut))
+	cmds = append(cmds, shareCommands(out)...)
+	return append(cmds,
+		&cli.Command{
+			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering)", ArgsUsage: "AGENT", Category: groupSetup,
 			Flags:       []cli.Flag{&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"}},
 			Description: "AGENT is claude, codex, gemini, cursor or copilot.",
 			Action: func(c *cli.Context) error {
@@ -308,37 +332,17 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				return err
 			},
 		},
-		{
-			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT",
-			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
-		},
-		scoreCommand(out),
-		reportCommand(out),
-		runCommand(out, errOut),
-		restoreCommand(out, errOut),
-		bisectCommand(out, errOut),
 		initCommand(out),
-		{
-			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
+		scoreCommand(out),
+		&cli.Command{
+			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history", Category: groupSetup,
 			Action: func(c *cli.Context) error { return loop.Demo(c.Context, out) },
 		},
-		{
-			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]",
-			Flags: []cli.Flag{jsonFlag},
-			Action: func(c *cli.Context) error {
-				return withLoop(c, func(s *loop.Store, name string) error {
-					st, rec, err := s.Checkpoint(name)
-					if err != nil {
-						return err
-					}
-					if rec.NotesErr != nil {
-						fmt.Fprintf(errOut, "git-loop: warning: %v\n", rec.NotesErr)
-					}
-					return loop.PrintCheckpoint(out, st, rec, c.Bool("json"))
-				})
-			},
+		&cli.Command{
+			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT", Category: groupPlumbing,
+			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
-	}...)
+	)
 }
 
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
@@ -347,7 +351,7 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"}, notDoneFlag, freshFlag, fromFlag, trustFlag)
 	}
 	return &cli.Command{
-		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags,
+		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags, Category: groupDrive,
 		Action: func(c *cli.Context) error {
 			return withLoop(c, func(s *loop.Store, name string) error {
 				st, err := resume(s, name, t, c)

@@ -21,7 +21,7 @@ func missingCommand(command string) error {
 // bisectCommand is `git loop bisect [NAME] [--good I] [--bad J] -- CMD…`.
 func bisectCommand(out, errOut io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "bisect", Usage: "find the first iteration at which a command fails, in a scratch worktree", ArgsUsage: "[NAME] -- CMD [ARG…]",
+		Name: "bisect", Usage: "find the first iteration at which a command fails, in a scratch worktree", ArgsUsage: "[NAME] -- CMD [ARG…]", Category: groupReview,
 		Description: "CMD exits 0 for good, 125 when it cannot judge an iteration, anything else for bad (as with git bisect run).\n" +
 			"The good iteration defaults to the first, the bad one to the newest. Your worktree is never touched.",
 		Flags: []cli.Flag{

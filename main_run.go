@@ -33,11 +33,11 @@ func splitAgent(args []string) (cliArgs, agent []string, ok bool) {
 // runCommand is `git loop run [NAME] [start flags] -- AGENT…`: driver mode.
 func runCommand(out, errOut io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "run", Usage: "driver mode: run a headless agent command once per iteration until the loop ends",
+		Name: "run", Usage: "driver mode: run a headless agent command once per iteration until the loop ends", Category: groupDrive,
 		ArgsUsage: "[NAME] -- AGENT [ARG…]",
 		Description: "The prompt goes to the agent's standard input, or replaces {prompt} in its arguments.\n" +
 			"With -p or --prompt-file a new loop is started (start's flags apply); without, the worktree's\n" +
-			"active loop (or NAME) is driven.\n" +
+			"active loop (or NAME) is driven.\n\n" +
 			"Exit: 0 complete, 1 error, 2 usage, 6 the loop paused (a limit, a breaker, a person) or\n" +
 			"cancelled, 130 interrupted (the loop is paused).",
 		Flags: append(startFlags(),

@@ -314,12 +314,24 @@ func commands(out, errOut io.Writer) []*cli.Command {
 	cmds = append(cmds, shareCommands(out)...)
 	return append(cmds,
 		&cli.Command{
-			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering)", ArgsUsage: "AGENT", Category: groupSetup,
-			Flags:       []cli.Flag{&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"}},
-			Description: "AGENT is claude, codex, gemini, cursor or copilot.",
+			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering), or the manual page",
+			ArgsUsage: "AGENT | man", Category: groupSetup,
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"},
+				&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "$XDG_DATA_HOME/man/man1, else ~/.local/share/man/man1"},
+			},
+			Description: "AGENT is claude, codex, gemini, cursor or copilot. `man` installs the manual page instead, " +
+				"for `man git-loop` and `git loop --help` (always the user's, so --user changes nothing); " +
+				"it says how to make man find the page when man does not search its directory.",
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 1 {
-					return usageError{msg: "install takes one agent, e.g. `git loop install claude`"}
+					return usageError{msg: "install takes one agent or man, e.g. `git loop install claude`"}
+				}
+				if c.Args().First() == "man" {
+					return installMan(c, out)
+				}
+				if c.IsSet("dir") {
+					return usageError{msg: "--dir is for `git loop install man`; an agent's hooks go where the agent reads them (--user for the user's)"}
 				}
 				dir, err := loop.WorktreeTop(".")
 				if err != nil && !c.Bool("user") {

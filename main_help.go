@@ -52,7 +52,7 @@ git loop run -- aider --yes --message '{prompt}'`,
 	"bisect":  "git loop bisect -- go test ./parser/...\ngit loop bisect fix --good 2 -- sh -c 'make && ./smoke-test'",
 	"push":    "git loop push               # every loop, to origin\ngit loop push origin fix:fix-2   # loop fix as the remote's fix-2",
 	"fetch":   "git loop fetch && git loop log origin/fix",
-	"install": "git loop install claude     # .claude/settings.json of this project\ngit loop install codex --user",
+	"install": "git loop install claude     # .claude/settings.json of this project\ngit loop install codex --user\ngit loop install man        # the manual page, for man git-loop and git loop --help",
 	"init":    "git loop init --dry-run     # print the proposed .gitloop",
 	"score":   "git loop score 'Fix Paginate in list.go; keep its API. Done when go test ./... passes.'\ngit loop score --file spec.md --json",
 	"demo":    "go run . demo               # from a checkout of git-loop\ngit loop demo",
@@ -102,17 +102,17 @@ func writeCommandHelp(w io.Writer, c *cli.Command) {
 	if opts := flagDocs(c.Flags); len(opts) > 0 {
 		width := 0
 		for _, o := range opts {
-			if len(o.names) <= 28 {
-				width = max(width, len(o.names))
+			if n := len(o.String()); n <= 28 {
+				width = max(width, n)
 			}
 		}
 		fmt.Fprint(w, "\noptions:\n")
 		for _, o := range opts {
-			if len(o.names) > width {
-				fmt.Fprintf(w, "   %s\n   %*s  %s\n", o.names, width, "", wrapText(o.usage, 3+width+2, helpWidth))
+			if len(o.String()) > width {
+				fmt.Fprintf(w, "   %s\n   %*s  %s\n", o, width, "", wrapText(o.usage, 3+width+2, helpWidth))
 				continue
 			}
-			fmt.Fprintf(w, "   %-*s  %s\n", width, o.names, wrapText(o.usage, 3+width+2, helpWidth))
+			fmt.Fprintf(w, "   %-*s  %s\n", width, o, wrapText(o.usage, 3+width+2, helpWidth))
 		}
 	}
 	if ex := examples[c.Name]; ex != "" {
@@ -122,20 +122,38 @@ func writeCommandHelp(w io.Writer, c *cli.Command) {
 
 // commandSynopsis is a command's usage line: git loop NAME [options] ARGS.
 func commandSynopsis(c *cli.Command) string {
-	s := "git loop " + c.Name
+	if args := commandArgs(c); args != "" {
+		return "git loop " + c.Name + " " + args
+	}
+	return "git loop " + c.Name
+}
+
+// commandArgs is what a command takes after its name: [options] ARGS.
+func commandArgs(c *cli.Command) string {
+	var args []string
 	if len(flagDocs(c.Flags)) > 0 {
-		s += " [options]"
+		args = append(args, "[options]")
 	}
 	if c.ArgsUsage != "" {
-		s += " " + c.ArgsUsage
+		args = append(args, c.ArgsUsage)
 	}
-	return s
+	return strings.Join(args, " ")
 }
 
 // flagDoc is one option as help and the man page show it.
 type flagDoc struct {
-	names string // "-p, --prompt PROMPT"
-	usage string // what it does, with its default
+	names       []string // as typed, short ones first: -p, --prompt
+	placeholder string   // its value's: PROMPT; "" for a switch
+	usage       string   // what it does, with its default
+}
+
+// String is the option as help lists it: "-p, --prompt PROMPT".
+func (d flagDoc) String() string {
+	s := strings.Join(d.names, ", ")
+	if d.placeholder != "" {
+		s += " " + d.placeholder
+	}
+	return s
 }
 
 // flagDocs describes flags for help, leaving out --help: short names first as git writes
@@ -162,12 +180,12 @@ func flagDocs(flags []cli.Flag) []flagDoc {
 				dashed = append(dashed, "--"+n)
 			}
 		}
-		doc := flagDoc{names: strings.Join(dashed, ", "), usage: usage}
+		doc := flagDoc{names: dashed, usage: usage}
 		if df.TakesValue() {
 			if placeholder == "" {
 				placeholder = strings.ToUpper(names[0])
 			}
-			doc.names += " " + placeholder
+			doc.placeholder = placeholder
 			if _, slice := f.(cli.DocGenerationSliceFlag); slice && !strings.Contains(usage, "repeatable") {
 				doc.usage += " (repeatable)"
 			}

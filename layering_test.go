@@ -13,10 +13,11 @@ import (
 
 // allowedImports is the one-way dependency order of DESIGN.md, main → hooks → loop →
 // snapshots → gitstore, as the module's packages each may import from one another (and the
-// leaf snapshots/ignore, git's wildmatch). The CLI talks to loop (and later hooks) only;
+// leaves snapshots/ignore, git's wildmatch, and manpage, the manual page main installs). The CLI talks to loop (and later hooks) only;
 // gitstore is reached through them.
 var allowedImports = map[string][]string{
-	".":                {"hooks", "loop"},
+	".":                {"hooks", "loop", "manpage"},
+	"manpage":          {},
 	"hooks":            {"loop"},
 	"loop":             {"snapshots", "gitstore"},
 	"snapshots":        {"snapshots/ignore", "gitstore"},

@@ -28,9 +28,11 @@ const (
 	exitNoLoop      = 3 // the loop does not exist, or none is active here
 	exitConflict    = 4 // busy worktree, existing name, ended loop, held lock
 	exitUnsupported = 5 // not a repository, bare, reftable, sha256
-	// run's codes, as issue 4 documents them: a loop paused (by a limit, a breaker or a
-	// person) or cancelled, and an interrupted run or bisect (the shell's code for SIGINT).
-	exitPaused      = 2
+	// exitPaused: the loop run drove stopped without completing (paused by a limit, a
+	// breaker or a person, or cancelled): it needs a person. Its own code, not exitUsage's, so
+	// a script can tell "the loop needs a person" from "my flags are wrong".
+	exitPaused = 6
+	// exitInterrupted: an interrupted run or bisect (the shell's code for SIGINT).
 	exitInterrupted = 130
 )
 
@@ -105,7 +107,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 func exitCode(err error) int {
 	var usage usageError
 	switch {
-	case errors.Is(err, loop.ErrRunPaused): // run's own code, as the issue documents it
+	case errors.Is(err, loop.ErrRunPaused):
 		return exitPaused
 	case errors.Is(err, loop.ErrInterrupted):
 		return exitInterrupted
@@ -114,8 +116,10 @@ func exitCode(err error) int {
 	case errors.Is(err, loop.ErrRejected):
 		return exitConflict
 	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent),
-		errors.Is(err, loop.ErrBisectRange), errors.Is(err, hooks.ErrHookFile):
+		errors.Is(err, hooks.ErrHookFile):
 		return exitUsage
+	case errors.Is(err, loop.ErrBisectRange): // the answer "no failure to find", as check's failing gate
+		return exitFailure
 	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
 		return exitNoLoop
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded), errors.Is(err, loop.ErrNotActive),
@@ -138,6 +142,7 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	cli.HelpPrinter = printHelp // the framework's one hook for help: git-like, grouped, with examples
 	cmds := commands(stdout, stderr)
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
@@ -197,9 +202,10 @@ func dashed(name string) string {
 
 func commands(out, errOut io.Writer) []*cli.Command {
 	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
-	return append(append(historyCommands(out), shareCommands(out)...), []*cli.Command{
+	// In the order `git loop help` lists them within their groups.
+	cmds := []*cli.Command{
 		{
-			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]",
+			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]", Category: groupDrive,
 			Flags: append(startFlags(), jsonFlag),
 			Action: func(c *cli.Context) error {
 				opts, err := parseStart(c)
@@ -219,7 +225,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "status", Usage: "show a loop's state", ArgsUsage: "[NAME]", Flags: []cli.Flag{jsonFlag},
+			Name: "status", Usage: "show a loop's state", ArgsUsage: "[NAME]", Flags: []cli.Flag{jsonFlag}, Category: groupDrive,
 			Action: func(c *cli.Context) error {
 				name, err := oneName(c)
 				if err != nil {
@@ -237,7 +243,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "list", Usage: "list active and paused loops", Flags: []cli.Flag{
+			Name: "list", Usage: "list active and paused loops", Category: groupDrive, Flags: []cli.Flag{
 				&cli.BoolFlag{Name: "all", Usage: "include completed and cancelled loops"}, jsonFlag,
 			},
 			Action: func(c *cli.Context) error {
@@ -264,9 +270,24 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		transitionCommand(out, loop.Pause, "pause a loop: the hook lets the agent stop until it is resumed"),
 		transitionCommand(out, loop.Resume, "resume a paused loop"),
 		transitionCommand(out, loop.Cancel, "cancel a loop; its history stays on refs/loop/NAME"),
-		importCommand(out),
 		{
-			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]",
+			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]", Category: groupDrive,
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				return withLoop(c, func(s *loop.Store, name string) error {
+					st, rec, err := s.Checkpoint(name)
+					if err != nil {
+						return err
+					}
+					if rec.NotesErr != nil {
+						fmt.Fprintf(errOut, "git-loop: warning: %v\n", rec.NotesErr)
+					}
+					return loop.PrintCheckpoint(out, st, rec, c.Bool("json"))
+				})
+			},
+		},
+		{
+			Name: "check", Usage: "run the loop's gates on the worktree now; record nothing", ArgsUsage: "[NAME]", Category: groupDrive,
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, jsonFlag, trustFlag},
 			Action: func(c *cli.Context) error {
 				return withLoop(c, func(s *loop.Store, name string) error {
@@ -285,13 +306,32 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				})
 			},
 		},
-		{
-			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering)", ArgsUsage: "AGENT",
-			Flags:       []cli.Flag{&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"}},
-			Description: "AGENT is claude, codex, gemini, cursor or copilot.",
+		runCommand(out, errOut),
+		importCommand(out),
+	}
+	cmds = append(cmds, historyCommands(out)...)
+	cmds = append(cmds, reportCommand(out), restoreCommand(out, errOut), bisectCommand(out, errOut))
+	cmds = append(cmds, shareCommands(out)...)
+	return append(cmds,
+		&cli.Command{
+			Name: "install", Usage: "write an agent's hook configuration (merging, never clobbering), or the manual page",
+			ArgsUsage: "AGENT | man", Category: groupSetup,
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"},
+				&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "$XDG_DATA_HOME/man/man1, else ~/.local/share/man/man1"},
+			},
+			Description: "AGENT is claude, codex, gemini, cursor or copilot. `man` installs the manual page instead, " +
+				"for `man git-loop` and `git loop --help` (always the user's, so --user changes nothing); " +
+				"it says how to make man find the page when man does not search its directory.",
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 1 {
-					return usageError{msg: "install takes one agent, e.g. `git loop install claude`"}
+					return usageError{msg: "install takes one agent or man, e.g. `git loop install claude`"}
+				}
+				if c.Args().First() == "man" {
+					return installMan(c, out)
+				}
+				if c.IsSet("dir") {
+					return usageError{msg: "--dir is for `git loop install man`; an agent's hooks go where the agent reads them (--user for the user's)"}
 				}
 				dir, err := loop.WorktreeTop(".")
 				if err != nil && !c.Bool("user") {
@@ -304,37 +344,17 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				return err
 			},
 		},
-		{
-			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT",
-			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
-		},
-		scoreCommand(out),
-		reportCommand(out),
-		runCommand(out, errOut),
-		restoreCommand(out, errOut),
-		bisectCommand(out, errOut),
 		initCommand(out),
-		{
-			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history",
+		scoreCommand(out),
+		&cli.Command{
+			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history", Category: groupSetup,
 			Action: func(c *cli.Context) error { return loop.Demo(c.Context, out) },
 		},
-		{
-			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]",
-			Flags: []cli.Flag{jsonFlag},
-			Action: func(c *cli.Context) error {
-				return withLoop(c, func(s *loop.Store, name string) error {
-					st, rec, err := s.Checkpoint(name)
-					if err != nil {
-						return err
-					}
-					if rec.NotesErr != nil {
-						fmt.Fprintf(errOut, "git-loop: warning: %v\n", rec.NotesErr)
-					}
-					return loop.PrintCheckpoint(out, st, rec, c.Bool("json"))
-				})
-			},
+		&cli.Command{
+			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT", Category: groupPlumbing,
+			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
-	}...)
+	)
 }
 
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
@@ -344,7 +364,7 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 			maxDurationFlag, tokenBudgetFlag, notDoneFlag, freshFlag, fromFlag, trustFlag)
 	}
 	return &cli.Command{
-		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags,
+		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags, Category: groupDrive,
 		Action: func(c *cli.Context) error {
 			return withLoop(c, func(s *loop.Store, name string) error {
 				st, err := resume(s, name, t, c)

@@ -21,7 +21,7 @@ func missingCommand(command string) error {
 // bisectCommand is `git loop bisect [NAME] [--good I] [--bad J] -- CMD…`.
 func bisectCommand(out, errOut io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "bisect", Usage: "find the first iteration at which a command fails, in a scratch worktree", ArgsUsage: "[NAME] -- CMD [ARG…]",
+		Name: "bisect", Usage: "find the first iteration at which a command fails, in a scratch worktree", ArgsUsage: "[NAME] -- CMD [ARG…]", Category: groupReview,
 		Description: "CMD exits 0 for good, 125 when it cannot judge an iteration, anything else for bad (as with git bisect run).\n" +
 			"The good iteration defaults to the first, the bad one to the newest. Your worktree is never touched.",
 		Flags: []cli.Flag{
@@ -37,6 +37,9 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 			}
 			name, err := oneName(c)
 			if err != nil {
+				return err
+			}
+			if err := checkBisectEnds(c); err != nil {
 				return err
 			}
 			return withRecent(name, func(s *loop.Store, name string) error {
@@ -70,4 +73,18 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 			})
 		},
 	}
+}
+
+// checkBisectEnds refuses --good and --bad values no loop could have: a negative iteration,
+// or a good end that is not before the bad one.
+func checkBisectEnds(c *cli.Context) error {
+	for _, flag := range []string{"good", "bad"} {
+		if c.IsSet(flag) && c.Int(flag) < 0 {
+			return usageError{msg: fmt.Sprintf("--%s takes an iteration number, 0 or more; see `git loop log`", flag)}
+		}
+	}
+	if c.IsSet("good") && c.IsSet("bad") && c.Int("good") >= c.Int("bad") {
+		return usageError{msg: fmt.Sprintf("--good %d must be an iteration before --bad %d", c.Int("good"), c.Int("bad"))}
+	}
+	return nil
 }

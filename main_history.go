@@ -16,7 +16,7 @@ func historyCommands(out io.Writer) []*cli.Command {
 	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 	return []*cli.Command{
 		{
-			Name: "log", Usage: "one line per iteration: time, duration, decision, gate matrix, files changed", ArgsUsage: "[NAME]",
+			Name: "log", Usage: "one line per iteration: time, duration, decision, gate matrix, files changed", ArgsUsage: "[NAME]", Category: groupReview,
 			Flags: []cli.Flag{jsonFlag, &cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Usage: "show at most `N` iterations, newest first"}},
 			Action: func(c *cli.Context) error {
 				name, err := oneName(c)
@@ -32,7 +32,7 @@ func historyCommands(out io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "show", Usage: "an iteration's decision, gates with their output, the agent's message and the diffstat", ArgsUsage: "[NAME] [ITER]",
+			Name: "show", Usage: "an iteration's decision, gates with their output, the agent's message and the diffstat", ArgsUsage: "[NAME] [ITER]", Category: groupReview,
 			Flags: []cli.Flag{jsonFlag},
 			Action: func(c *cli.Context) error {
 				name, iters, err := nameAndIterations(c, 1)
@@ -45,7 +45,7 @@ func historyCommands(out io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "diff", Usage: "the rework between two iterations: diffstat, patch, and how the agent's message changed", ArgsUsage: "[NAME] [A [B]]",
+			Name: "diff", Usage: "the rework between two iterations: diffstat, patch, and how the agent's message changed", ArgsUsage: "[NAME] [A [B]]", Category: groupReview,
 			Description: "With no iteration, the latest against the one before; with A, A against the latest.\n" +
 				"A loop with only its start (iteration 0) has nothing to compare yet: diff says so.",
 			Flags: []cli.Flag{jsonFlag},

@@ -13,7 +13,7 @@ import (
 // state file, with start's flags overriding what the file records.
 func importCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "import", Usage: "start a loop from another loop tool's state file (the file is left untouched)", ArgsUsage: "FILE [NAME]",
+		Name: "import", Usage: "start a loop from another loop tool's state file (the file is left untouched)", ArgsUsage: "FILE [NAME]", Category: groupDrive,
 		Description: "FILE is .claude/ralph-loop.local.md, .safe-rust/loop-state.json, .loop/state.json,\n" +
 			".stravinsky/continuation-loop.md or .moai/cache/.moai_loop_state.json (or any file with --format).",
 		Flags: []cli.Flag{

@@ -12,7 +12,7 @@ import (
 // gates for them.
 func initCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "init", Usage: "write a .gitloop with gates for the Go, Rust, Node and Python projects found here",
+		Name: "init", Usage: "write a .gitloop with gates for the Go, Rust, Node and Python projects found here", Category: groupSetup,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing .gitloop"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the proposed .gitloop instead of writing it"},

@@ -13,7 +13,7 @@ import (
 // reportCommand is `git loop report [NAME] --format md|yaml|json|html [-o FILE]`.
 func reportCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "report", Usage: "a loop's report: the verdict, gate matrix, defects and timeline", ArgsUsage: "[NAME]",
+		Name: "report", Usage: "a loop's report: the verdict, gate matrix, defects and timeline", ArgsUsage: "[NAME]", Category: groupReview,
 		Description: "Works on any loop, running or ended; NAME defaults to this worktree's active or latest loop.\n" +
 			"md is the summary a reviewer reads first; yaml and json carry the whole record; html is one\n" +
 			"self-contained page with the matrix and a timeline chart.",

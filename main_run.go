@@ -33,11 +33,13 @@ func splitAgent(args []string) (cliArgs, agent []string, ok bool) {
 // runCommand is `git loop run [NAME] [start flags] -- AGENT…`: driver mode.
 func runCommand(out, errOut io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "run", Usage: "driver mode: run a headless agent command once per iteration until the loop ends",
+		Name: "run", Usage: "driver mode: run a headless agent command once per iteration until the loop ends", Category: groupDrive,
 		ArgsUsage: "[NAME] -- AGENT [ARG…]",
 		Description: "The prompt goes to the agent's standard input, or replaces {prompt} in its arguments.\n" +
 			"With -p or --prompt-file a new loop is started (start's flags apply); without, the worktree's\n" +
-			"active loop (or NAME) is driven. Exit: 0 complete, 1 error, 2 paused or cancelled, 130 interrupted.",
+			"active loop (or NAME) is driven.\n\n" +
+			"Exit: 0 complete, 1 error, 2 usage, 6 the loop paused (a limit, a breaker, a person) or\n" +
+			"cancelled, 130 interrupted (the loop is paused).",
 		Flags: append(startFlags(),
 			&cli.DurationFlag{Name: "timeout", Usage: "kill an agent run after `DURATION`", Value: loop.DefaultAgentTimeout},
 			&cli.IntFlag{Name: "calls-per-hour", Usage: "run the agent at most `N` times in any hour (0: no limit)"},

@@ -18,7 +18,7 @@ const maxSpec = 1 << 20
 // an intent, as `check` does when a gate fails, so scripts can test a spec.
 func scoreCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "score", Usage: "score a spec's clarity on five dimensions; name its shape and workflow", ArgsUsage: "TEXT",
+		Name: "score", Usage: "score a spec's clarity on five dimensions; name its shape and workflow", ArgsUsage: "TEXT", Category: groupSetup,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "file", Usage: "read the spec from `FILE` (- for standard input)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},

@@ -18,7 +18,7 @@ var trustFlag = &cli.BoolFlag{Name: "trust", Usage: "run a fetched loop's (REMOT
 func shareCommands(out io.Writer) []*cli.Command {
 	return []*cli.Command{
 		{
-			Name: "push", Usage: "push loops (refs/loop/*) and their provenance notes to a remote, never forced", ArgsUsage: "[REMOTE] [NAME|LOCAL:THEIRS…]",
+			Name: "push", Usage: "push loops (refs/loop/*) and their provenance notes to a remote, never forced", ArgsUsage: "[REMOTE] [NAME|LOCAL:THEIRS…]", Category: groupShare,
 			Description: "REMOTE defaults to origin; NAME… to every loop; LOCAL:THEIRS pushes loop LOCAL as the remote's loop THEIRS. Snapshots holding likely secrets are refused.",
 			Flags:       []cli.Flag{&cli.BoolFlag{Name: "allow-secrets", Usage: "push even when snapshots hold likely secrets (.env*, *.pem, ssh or PEM private keys)"}},
 			Action: func(c *cli.Context) error {
@@ -36,7 +36,7 @@ func shareCommands(out io.Writer) []*cli.Command {
 			},
 		},
 		{
-			Name: "fetch", Usage: "fetch a remote's loops to refs/loop-remotes/REMOTE/* and merge its provenance notes", ArgsUsage: "[REMOTE]",
+			Name: "fetch", Usage: "fetch a remote's loops to refs/loop-remotes/REMOTE/* and merge its provenance notes", ArgsUsage: "[REMOTE]", Category: groupShare,
 			Description: "Read a fetched loop as REMOTE/NAME: git loop log origin/fix. Its gate commands run only with --trust.",
 			Action: func(c *cli.Context) error {
 				if c.NArg() > 1 {

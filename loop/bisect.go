@@ -37,7 +37,9 @@ type BisectResult struct {
 
 // Bisect errors.
 var (
-	// ErrBisectRange: the good iteration fails, or the bad one passes: nothing to search.
+	// ErrBisectRange: nothing to search: the good iteration fails, the bad one passes, or
+	// there are not two snapshots from the good one to the bad one. An --good or --bad that
+	// names an iteration the loop does not have is ErrNoIteration instead.
 	ErrBisectRange = errors.New("nothing to bisect")
 )
 
@@ -115,6 +117,15 @@ func (s *Store) Bisect(ctx context.Context, name string, opts BisectOptions) (*B
 
 // bisectRange is the iterations from good to bad (oldest first), with a snapshot each.
 func bisectRange(h *History, good, bad int) ([]*Iteration, error) {
+	for _, end := range []struct {
+		flag string
+		n    int
+	}{{"--good", good}, {"--bad", bad}} {
+		if end.n != Latest && (end.n < 0 || end.n > h.State.Iteration) {
+			return nil, fmt.Errorf("%w: %s %d: loop %s has iterations 0-%d; see `git loop log %s`",
+				ErrNoIteration, end.flag, end.n, h.Name, h.State.Iteration, h.Name)
+		}
+	}
 	var iters []*Iteration
 	err := h.Each(func(rec *Iteration) error {
 		if rec.Tree != "" {

@@ -13,11 +13,11 @@ import (
 
 // allowedImports is the one-way dependency order of DESIGN.md, main → hooks → loop →
 // snapshots → gitstore, as the module's packages each may import from one another (and the
-// leaves snapshots/ignore, git's wildmatch, and manpage, the manual page main installs). The CLI talks to loop (and later hooks) only;
-// gitstore is reached through them.
+// leaves snapshots/ignore, git's wildmatch, and hooks/manpage, the manual page main
+// installs). The CLI talks to loop and hooks only; gitstore is reached through them.
 var allowedImports = map[string][]string{
-	".":                {"hooks", "loop", "manpage"},
-	"manpage":          {},
+	".":                {"hooks", "hooks/manpage", "loop"},
+	"hooks/manpage":    {},
 	"hooks":            {"loop"},
 	"loop":             {"snapshots", "gitstore"},
 	"snapshots":        {"snapshots/ignore", "gitstore"},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -40,7 +41,8 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	stop := agentStop{hook: "claude stop", dirs: []string{in.Cwd}, session: in.SessionID, transcript: in.TranscriptPath, answer: in.LastAssistantMessage,
 		thisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
 			return claudeThisTurn(in, prev, io.Stderr)
-		}}
+		},
+		capOf: func() loop.BlockCap { return claudeCap(in) }}
 	return runStop(ctx, io, stop, claudeAnswer)
 }
 
@@ -63,6 +65,9 @@ type agentStop struct {
 	// answer is the payload's message when the agent's log may lag behind it (Claude Code
 	// writes the answer that ended the turn to its transcript after the Stop hook starts).
 	answer *string
+	// capOf, when set, is the agent's own limit on blocks in a row, read once a loop is
+	// found (it may read the transcript).
+	capOf func() loop.BlockCap
 }
 
 // stopAnswers writes one protocol's answers to stdout.
@@ -101,6 +106,9 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn}
+	if in.capOf != nil {
+		stop.Cap = in.capOf()
+	}
 	if in.codex {
 		stop.CountTokens, stop.ReadCommands = codexCounter(in.transcript), codexCommandReader(in.transcript)
 	} else {
@@ -225,6 +233,30 @@ func markedCommands(path string, read func(string, int64) ([]string, int64, erro
 		}
 		return cmds, &loop.TranscriptMark{Path: path, Offset: next}, nil
 	}
+}
+
+// claudeBlockCapEnv is the variable that sets Claude Code's cap on blocks in a row between
+// which no tool runs; a hook inherits Claude Code's environment, so it sees the value the
+// session runs with (settings' env included).
+const claudeBlockCapEnv = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
+
+// defaultBlockCap is Claude Code's and Copilot CLI's cap when nothing changes it.
+const defaultBlockCap = 8
+
+// claudeCap is Claude Code's cap as this stop sees it: the limit, whether the stop follows a
+// block, and whether a tool ran in the turn (from the transcript).
+func claudeCap(in StopInput) loop.BlockCap {
+	c := loop.BlockCap{Limit: defaultBlockCap, Agent: "Claude Code", Continued: in.StopHookActive,
+		How: claudeBlockCapEnv + " in the env of .claude/settings.json raises it"}
+	if n, err := strconv.Atoi(os.Getenv(claudeBlockCapEnv)); err == nil && n > 0 {
+		c.Limit = n
+	}
+	if in.StopHookActive && in.TranscriptPath != "" {
+		if ran, err := TurnRanTool(in.TranscriptPath); err == nil {
+			c.Acted = &ran
+		}
+	}
+	return c
 }
 
 // claudeThisTurn is what Claude Code's agent said this turn: the payload's

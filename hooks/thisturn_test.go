@@ -96,3 +96,25 @@ func TestTokenBudgetCountsTheTurnsAnswer(t *testing.T) {
 		t.Fatalf("a transcript that never catches up held the stop %v (%v)", time.Since(start), err)
 	}
 }
+
+// TestTurnRanTool: Claude Code's count of blocks in a row resets when a tool runs between
+// them; the transcript's last turn, since the stop hook's feedback, says whether one did.
+func TestTurnRanTool(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  bool
+	}{
+		{"a tool since the feedback", []string{promptLine("go"), textLine("m1", "x", 1), hookFeedbackLine("Stop hook feedback: go on"), toolUseLine("m2", 1), toolResultLine("ok")}, true},
+		{"only text since the feedback", []string{promptLine("go"), toolUseLine("m1", 1), toolResultLine("ok"), hookFeedbackLine("Stop hook feedback: go on"), textLine("m2", "thinking", 1)}, false},
+		{"a tool before the prompt does not count", []string{toolUseLine("m1", 1), toolResultLine("ok"), promptLine("go"), textLine("m2", "x", 1)}, false},
+		{"empty", []string{progressLine("p")}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := TurnRanTool(writeTranscript(t, jsonLines(tc.lines...)))
+			if err != nil || got != tc.want {
+				t.Errorf("got %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}

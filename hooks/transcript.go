@@ -135,6 +135,50 @@ func lastAssistantText(r io.ReaderAt, size int64, lim limits) (text, id string, 
 	}
 }
 
+// TurnRanTool reports whether the agent ran a tool in the transcript's last turn (since the
+// last prompt or stop hook feedback): Claude Code counts the blocks between which no tool
+// ran, and stops honouring them past its cap.
+func TurnRanTool(path string) (bool, error) {
+	f, size, err := openTranscript(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	br := newBackReader(f, size, defaultLimits)
+	for {
+		line, err := br.prev()
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, readError(path, err)
+		}
+		if peekType(line) == kindOther {
+			continue
+		}
+		if _, _, v := turnLine(line); v == lineEndsTurn {
+			return false, nil
+		}
+		if bytes.Contains(line, []byte(`"tool_use"`)) && hasToolUse(line) {
+			return true, nil
+		}
+	}
+}
+
+// hasToolUse reports whether an assistant line holds a tool_use block.
+func hasToolUse(line []byte) bool {
+	var e entry
+	if json.Unmarshal(line, &e) != nil || e.Type != "assistant" {
+		return false
+	}
+	for _, b := range decodeContent(e.Message.Content) {
+		if b.Type == "tool_use" {
+			return true
+		}
+	}
+	return false
+}
+
 // verdict is what one transcript line means to the search for the last assistant text.
 type verdict uint8
 

@@ -130,3 +130,55 @@ func TestBreakersStopWhatIsNotMoving(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockCap: an agent that stops honouring blocks past its cap would leave the loop
+// active with nobody working on it, so the stop that would get the block past the cap
+// pauses the loop instead. A tool run (for Claude Code) or a new prompt starts the count
+// again; a tree that changed stands for a tool run when the transcript cannot say.
+func TestBlockCap(t *testing.T) {
+	yes, no := true, false
+	tests := []struct {
+		name  string
+		stops []BlockCap // each stop's cap as the hook sees it
+		trees []string
+		pause int // the stop that pauses (1-based), 0 for none
+	}{
+		{"no tool in between: the third block is past a cap of 2",
+			[]BlockCap{{Limit: 2}, {Limit: 2, Continued: true, Acted: &no}, {Limit: 2, Continued: true, Acted: &no}}, []string{"tree0", "tree0", "tree0"}, 3},
+		{"a tool run resets the count",
+			[]BlockCap{{Limit: 2}, {Limit: 2, Continued: true, Acted: &no}, {Limit: 2, Continued: true, Acted: &yes}, {Limit: 2, Continued: true, Acted: &no}}, []string{"tree0", "tree0", "tree0", "tree0"}, 0},
+		{"a new prompt resets the count",
+			[]BlockCap{{Limit: 2}, {Limit: 2, Continued: true, Acted: &no}, {Limit: 2}, {Limit: 2, Continued: true, Acted: &no}}, []string{"tree0", "tree0", "tree0", "tree0"}, 0},
+		{"unknown: a changed tree stands for a tool run",
+			[]BlockCap{{Limit: 2}, {Limit: 2, Continued: true}, {Limit: 2, Continued: true}}, []string{"t1", "t2", "t3"}, 0},
+		{"unknown: an unchanged tree does not",
+			[]BlockCap{{Limit: 2}, {Limit: 2, Continued: true}, {Limit: 2, Continued: true}}, []string{"t1", "t1", "t1"}, 3},
+		{"no cap", []BlockCap{{}, {Continued: true}, {Continued: true}}, []string{"tree0", "tree0", "tree0"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig(func(c *Config) { c.Limits.NoProgress, c.Limits.Stuck, c.Limits.SameError = 100, 100, 100 })
+			st := testState(nil)
+			for i, c := range tt.stops {
+				c.Agent = "Claude Code"
+				o := obs(tt.trees[i], "", gates(GatePass, GateFail))
+				o.Cap = c
+				v := Decide(cfg, st, o)
+				if tt.pause == i+1 {
+					if v.Decision != DecidePause || !strings.Contains(v.Reason, "Claude Code stops honouring a stop hook after 2 blocks in a row") {
+						t.Fatalf("stop %d: %s (%s); want a pause naming the cap", i+1, v.Decision, v.Reason)
+					}
+					return
+				}
+				if v.Decision != DecideContinue {
+					t.Fatalf("stop %d: %s (%s); want continue", i+1, v.Decision, v.Reason)
+				}
+				next := v.State
+				st = &next
+			}
+			if tt.pause != 0 {
+				t.Fatalf("never paused; want a pause at stop %d", tt.pause)
+			}
+		})
+	}
+}

@@ -32,6 +32,23 @@ type Observation struct {
 	// FreshContext is set when every iteration runs the agent afresh (the driver): its
 	// session cannot grow long, so no long-session warning applies.
 	FreshContext bool
+	// Cap is the agent's own limit on consecutive blocks, when it has one; see BlockCap.
+	Cap BlockCap
+}
+
+// BlockCap is an agent's own limit on the stop hook: past Limit blocks in a row it stops
+// honouring them and ends its turn, leaving a loop active with nobody working on it. Claude
+// Code counts the blocks between which no tool ran (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, 8 by
+// default); Copilot CLI every block (8).
+type BlockCap struct {
+	Limit int    // blocks honoured in a row; 0: no known cap
+	Agent string // who caps, for the reason: "Claude Code"
+	How   string // what the person can change, for the reason, if anything
+	// Continued is set when this stop follows a block (stop_hook_active); Acted, when the
+	// agent ran a tool since, which resets Claude Code's count (nil: unknown, the tree's
+	// change stands for it). An agent counting every block leaves Acted false.
+	Continued bool
+	Acted     *bool
 }
 
 // Verdict is Decide's answer.
@@ -106,6 +123,9 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 		reason, resume := limitReason(cfg, next, unmet)
 		return v.pauseFor(cfg, next, reason, resume)
 	}
+	if reason := next.countBlock(st, obs); reason != "" {
+		return v.pause(cfg, next, reason)
+	}
 	v.Decision, v.State = DecideContinue, next
 	v.Reason = "unmet: " + strings.Join(unmet, ", ")
 	v.State.Reason = v.Reason
@@ -135,6 +155,34 @@ func (v Verdict) pauseFor(cfg *Config, next State, reason, resume string) Verdic
 	v.ForAgent = "The loop is paused for a person to look at: " + reason + ". Stop here and summarise where things stand."
 	v.ForUser = fmt.Sprintf("loop %s paused at iteration %d: %s; inspect with `git loop status %s`, continue with `%s`", cfg.Name, next.Iteration, reason, cfg.Name, resume)
 	return v
+}
+
+// countBlock counts the block this stop would get against the agent's cap and says why the
+// loop must pause instead: a block the agent will not honour would leave the loop active
+// with nobody working on it.
+func (next *State) countBlock(st *State, obs Observation) string {
+	c := obs.Cap
+	if c.Limit <= 0 {
+		next.Blocks = 0
+		return ""
+	}
+	acted := obs.Tree != st.Tree
+	if c.Acted != nil {
+		acted = *c.Acted
+	}
+	next.Blocks = 1
+	if c.Continued && !acted {
+		next.Blocks = st.Blocks + 1
+	}
+	if next.Blocks <= c.Limit {
+		return ""
+	}
+	next.Blocks = 0
+	reason := fmt.Sprintf("%s stops honouring a stop hook after %d blocks in a row", c.Agent, c.Limit)
+	if c.How != "" {
+		reason += " (" + c.How + ")"
+	}
+	return reason + fmt.Sprintf(", so the loop pauses rather than stay active with nobody working on it; resume it with `git loop resume %s`, then ask the agent to go on", next.Name)
 }
 
 // UnmetLimit is what a loop that only its iteration limit ends (exit policy limit) has

@@ -33,6 +33,8 @@ type StopInput struct {
 	// and MessageKnown: an agent's log holds earlier turns, and Gemini CLI repeats earlier
 	// answers, which must never be judged twice.
 	ThisTurn func(prev *JudgedMessage) (msg string, known bool, judged *JudgedMessage)
+	// Cap is the agent's own limit on consecutive blocks, if it has one.
+	Cap BlockCap
 }
 
 // JudgedMessage is what a loop remembers of the last message it judged, so that the next
@@ -119,7 +121,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			tokens = mark.Tokens
 		}
 		obs := Observation{At: s.Now().UTC(), Tree: snap.Tree.String(), Gates: results, Message: in.Message,
-			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands, FreshContext: in.Kind == "run"}
+			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands, FreshContext: in.Kind == "run", Cap: in.Cap}
 		v := Decide(cfg, st, obs)
 		next := v.State
 		if mark != nil {

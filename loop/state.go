@@ -58,6 +58,8 @@ type State struct {
 	// raised them (`git loop resume --max-duration`, `--token-budget`).
 	MaxDuration string `json:"max_duration,omitempty"`
 	TokenBudget int64  `json:"token_budget,omitempty"`
+	// Blocks counts the blocks in a row the agent's own cap counts (see BlockCap).
+	Blocks int `json:"blocks,omitempty"`
 }
 
 // maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else

@@ -260,6 +260,9 @@ func (c *Config) checkCompletable() error {
 		if strings.TrimSpace(p) == "" {
 			return fmt.Errorf("%w: --promise is empty; give the phrase the agent must write, e.g. --promise 'ALL TESTS PASS'", ErrConfig)
 		}
+		if err := checkPromise(p); err != nil {
+			return err
+		}
 	}
 	if c.Exit == ExitLimit && c.MaxIterations == 0 {
 		if c.boundedOnly() {

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -38,6 +39,9 @@ func TestParseSignals(t *testing.T) {
 		{"stray triple backticks in prose", "I used ``` in a sentence.\n<promise>DONE</promise>", "DONE", "", true, false},
 		{"promise after a closed fence", "```\ncode\n```\n<promise>DONE</promise>", "DONE", "", true, false},
 		{"unmatched single backtick", "it`s done\n<promise>DONE</promise>", "DONE", "", true, false},
+		{"innermost tag", "<promise>I am <promise>DONE</promise>", "DONE", "", true, false},
+		{"tag closed inside code", "<promise>DONE `</promise>`", "", "", false, false},
+		{"span inside the tag", "<promise>DO`x`NE</promise>", "", "", false, false},
 		{"status block in indented code", "Format:\n\n    ---LOOP_STATUS---\n    EXIT_SIGNAL: true\n    ---END_STATUS---\n", "", "", false, false},
 	}
 	for _, tt := range tests {
@@ -70,6 +74,78 @@ func FuzzParseSignals(f *testing.F) {
 		}
 		if s := ParseSignals("```\n<promise>DONE</promise>\n```\n"+msg, []string{"DONE"}, nil); s.Promise != "" && !strings.Contains(msg, "<promise>") {
 			t.Fatalf("promise inside a fence was seen")
+		}
+	})
+}
+
+// TestPromiseLiteral: any phrase start accepts is matched literally, whitespace
+// normalised, outside code.
+func TestPromiseLiteral(t *testing.T) {
+	tests := []struct{ promise, msg string }{
+		{"x<y & z", "Done.\n<promise>x<y & z</promise>"},
+		{"a < b > c", "<promise>a < b > c</promise>"},
+		{`C:\path\to "it" & 'that'`, `<promise>C:\path\to "it" & 'that'</promise>`},
+		{"$HOME costs $5", "<promise>$HOME costs $5</promise>"},
+		{"ünïcödé ✓ 🎉", "<promise> ünïcödé\t✓  🎉 </promise>"},
+		{"use `go test`", "<promise>use `go test`</promise>"},
+		{"<!-- x -->", "<promise><!-- x --></promise>"},
+		{"&lt;", "<promise>&lt;</promise>"},
+		{"</promise", "<promise></promise</promise>"},
+		{"<promise", "<promise><promise</promise>"},
+		{"tab\there", "<promise>tab here</promise>"},
+	}
+	for _, tt := range tests {
+		if err := checkPromise(tt.promise); err != nil {
+			t.Errorf("checkPromise(%q) = %v", tt.promise, err)
+		}
+		if s := ParseSignals(tt.msg, []string{tt.promise}, nil); s.Promise != tt.promise {
+			t.Errorf("ParseSignals(%q, %q) = %+v", tt.msg, tt.promise, s)
+		}
+		if s := ParseSignals("`"+tt.msg+"`", []string{tt.promise}, nil); s.Promise != "" {
+			t.Errorf("in code: ParseSignals(%q, %q) = %+v", tt.msg, tt.promise, s)
+		}
+	}
+}
+
+// TestCheckPromise: a phrase no message could match is refused, naming the problem.
+func TestCheckPromise(t *testing.T) {
+	tests := []struct{ promise, want string }{
+		{"a</promise>b", "holds a <promise> or </promise> tag"},
+		{"<promise>x", "holds a <promise> or </promise> tag"},
+		{"two\nlines", "spans lines"},
+		{"cr\r", "spans lines"},
+		{"bell\a", "control character U+0007"},
+		{"esc\x1b[31m", "control character U+001B"},
+		{"c1\u009b", "control character U+009B"},
+		{"bad\xff", "not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		err := checkPromise(tt.promise)
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("checkPromise(%q) = %v, want one line with %q", tt.promise, err, tt.want)
+		}
+	}
+	// At start: the same refusal, before anything is recorded.
+	_, err := Settings{Prompt: "task", Promises: []string{"x</promise>"}}.resolve()
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "</promise>") {
+		t.Errorf("resolve: %v", err)
+	}
+}
+
+// FuzzPromiseLiteral: every phrase start accepts completes a loop when the agent writes it
+// in the tag, and checking never panics.
+func FuzzPromiseLiteral(f *testing.F) {
+	for _, p := range []string{"DONE", "x<y & z", "a\\b", "`x`", "<!--", "</promise", "ü ✓", "\x00", "a\nb", "<promise>"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if strings.TrimSpace(p) == "" || checkPromise(p) != nil {
+			return
+		}
+		for _, msg := range []string{"... <promise>" + p + "</promise>", "Done.\n\n<promise>" + p + "</promise>\n"} {
+			if s := ParseSignals(msg, []string{p}, nil); s.Promise != p {
+				t.Fatalf("accepted promise %q not matched in %q: %+v", p, msg, s)
+			}
 		}
 	})
 }

@@ -25,7 +25,7 @@ func importCommand(out io.Writer) *cli.Command {
 			&cli.StringSliceFlag{Name: "promise", Usage: "replace the imported promise with `PHRASE`"},
 			&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
 			&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
-			&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"},
+			&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default: the file's session_id, else $CLAUDE_CODE_SESSION_ID)"},
 			shapeFlag, forceFlag,
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
@@ -60,6 +60,9 @@ func parseImport(c *cli.Context) (loop.ImportOptions, error) {
 	opts.Flags, opts.Session, err = startSettings(c)
 	if err != nil {
 		return opts, err
+	}
+	if c.String("session") == "" { // the file's session, if it names one, comes before the environment's
+		opts.DefaultSession, opts.Session = opts.Session, ""
 	}
 	return opts, nil
 }

@@ -42,19 +42,22 @@ const maxImportSize = 1 << 20
 // Imported is what another loop tool's state file records, in one shape: what maps onto a
 // git-loop loop, and one line for each thing that does not.
 type Imported struct {
-	Format        string              `json:"format"`
-	Tool          string              `json:"tool"`
-	File          string              `json:"file"`
-	Prompt        string              `json:"prompt"`
-	PromptDerived bool                `json:"prompt_derived,omitempty"` // the file records no task: it is described from the state
-	Promises      []string            `json:"promises,omitempty"`
-	Markers       []string            `json:"markers,omitempty"`
-	MaxIterations *int                `json:"max_iterations,omitempty"`
-	Iteration     int                 `json:"iteration"` // reached in the old loop; the new one counts from 0
-	Criteria      []ImportedCriterion `json:"criteria,omitempty"`
-	Limits        Limits              `json:"limits"`
-	MaxDuration   string              `json:"max_duration,omitempty"`
-	NotCarried    []string            `json:"not_carried"`
+	Format        string   `json:"format"`
+	Tool          string   `json:"tool"`
+	File          string   `json:"file"`
+	Prompt        string   `json:"prompt"`
+	PromptDerived bool     `json:"prompt_derived,omitempty"` // the file records no task: it is described from the state
+	Promises      []string `json:"promises,omitempty"`
+	Markers       []string `json:"markers,omitempty"`
+	MaxIterations *int     `json:"max_iterations,omitempty"`
+	// Session is the agent session the old loop judged (ralph-loop's session_id): the new
+	// loop is bound to it unless --session says otherwise.
+	Session     string              `json:"session,omitempty"`
+	Iteration   int                 `json:"iteration"` // reached in the old loop; the new one counts from 0
+	Criteria    []ImportedCriterion `json:"criteria,omitempty"`
+	Limits      Limits              `json:"limits"`
+	MaxDuration string              `json:"max_duration,omitempty"`
+	NotCarried  []string            `json:"not_carried"`
 }
 
 // ImportedCriterion is a success criterion of the old loop and what it knew about it.
@@ -89,6 +92,9 @@ type ImportOptions struct {
 	Format string
 	DryRun bool
 	StartOptions
+	// DefaultSession binds the loop when neither StartOptions.Session (--session) nor the
+	// file names a session: $CLAUDE_CODE_SESSION_ID, for instance.
+	DefaultSession string
 }
 
 // ImportResult is what Import did: the mapping, the resolved configuration, and the new
@@ -96,6 +102,7 @@ type ImportOptions struct {
 type ImportResult struct {
 	Imported *Imported `json:"imported"`
 	Config   Config    `json:"config"`
+	Session  string    `json:"session,omitempty"` // the agent session the loop is bound to
 	State    *State    `json:"state,omitempty"`
 	DryRun   bool      `json:"dry_run"`
 }
@@ -116,11 +123,16 @@ func (s *Store) Import(opts ImportOptions) (*ImportResult, error) {
 	settings.Override(opts.Flags)
 	start := opts.StartOptions
 	start.Flags = settings
+	for _, session := range []string{im.Session, opts.DefaultSession} { // --session, then the file's
+		if start.Session == "" {
+			start.Session = session
+		}
+	}
 	cfg, err := s.startConfig(start)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", opts.File, err)
 	}
-	res := &ImportResult{Imported: im, Config: cfg, DryRun: opts.DryRun}
+	res := &ImportResult{Imported: im, Config: cfg, Session: start.Session, DryRun: opts.DryRun}
 	if opts.DryRun {
 		return res, nil
 	}

@@ -8,7 +8,7 @@ import (
 // FuzzParseImport: no input panics any parser; an accepted file yields a non-empty task and
 // settings a loop can be configured from; a refused one gets a one-line message.
 func FuzzParseImport(f *testing.F) {
-	seeds := []string{ralphFixture, stravinskyFixture, safeRustFixture, loopStateFixture, moaiFixture,
+	seeds := []string{ralphFixture, officialRalph, "---\ncompletion_promise: \"a\"\ncompletion_promise: b\n  x\n---\nt\n", stravinskyFixture, safeRustFixture, loopStateFixture, moaiFixture,
 		"---\nmax_iterations: [\n---\nx\n", "---\n---\n", "---\ncompletion_promise: null\n---\n\n",
 		`{"spec":"s","criteriaStatus":{"a":{"met":true,"verification":"assumption"}},"circuitBreaker":{"maxStuck":2}}`,
 		`{"current_layer":1,"last_failure":{"layer":[1]},"safety_limits":{"timeout_minutes":1e3}}`,

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -10,17 +11,21 @@ import (
 //	---
 //	active: true
 //	iteration: 1
+//	session_id: 4d5611e5-…      # $CLAUDE_CODE_SESSION_ID, or empty
 //	max_iterations: 20          # 0 = unlimited
-//	completion_promise: "DONE"  # or null
+//	completion_promise: "DONE"  # or null; written between quotes as typed, unescaped
 //	started_at: "2026-01-02T03:04:05Z"
 //	---
 //
 //	the prompt
 //
-// Its stop hook compares <promise>…</promise> with completion_promise exactly, as git-loop
-// does. Later versions add session_id; any other key is listed as not carried over.
+// and reads it as the plugin's stop hook (plugins/ralph-loop/hooks/stop-hook.sh) does: line
+// by line with grep and sed, not as YAML, so a promise holding quotes or backslashes (which
+// make the front matter invalid YAML) is the phrase the hook compared. The hook judges only
+// the session in session_id (none when it is empty), so the new loop is bound to it. Any
+// other key is listed as not carried over.
 func parseRalph(im *Imported, text string) error {
-	f, body, err := parseFrontMatterFile(im.File, text)
+	f, others, body, err := parseHookFrontMatter(im.File, text)
 	if err != nil {
 		return err
 	}
@@ -34,12 +39,59 @@ func parseRalph(im *Imported, text string) error {
 	if err := takeMaxIterations(f, im, "max_iterations"); err != nil {
 		return err
 	}
-	skipCommon(f, im, "iteration", "started_at")
-	if s, ok, _ := f.text("session_id"); ok && s != "" {
-		im.skip("session_id: %q (the new loop binds to the agent session given with --session, or $CLAUDE_CODE_SESSION_ID)", s)
+	if s, ok, _ := f.text("session_id"); ok && s != "" && s != "null" {
+		im.Session = s
 	}
+	skipCommon(f, im, "iteration", "started_at")
 	f.skipRest(im)
+	for _, line := range others {
+		im.skip("%s (not a key: value line; the plugin's hook ignores it)", line)
+	}
 	return nil
+}
+
+// hookKeyLine is a front matter line the ralph-loop hook's greps can read: key: value.
+var hookKeyLine = lazyRegexp(`^([A-Za-z_][A-Za-z0-9_-]*):(.*)$`)
+
+// parseHookFrontMatter reads a Markdown state file's front matter as the ralph-loop stop
+// hook does (sed 's/KEY: *//', then for the promise sed 's/^"\(.*\)"$/\1/'): each
+// "key: value" line gives the text after the colon and the spaces after it, and a value
+// written between double quotes loses them, escapes and all left as they are. A line
+// ending is not part of the value. Blank lines and # comments are skipped; other lines are
+// returned, numbered as in the file, for the caller to list. A key set twice is refused:
+// the hook would read both lines as one value.
+func parseHookFrontMatter(file, text string) (f *fields, others []string, body string, err error) {
+	text = strings.TrimPrefix(text, "\ufeff")
+	front, body, ok := splitFrontMatter(text)
+	if !ok {
+		return nil, nil, "", importError(file, "it has no front matter (a first line ---, the settings, a closing ---)", "fix the file, or start the loop with `git loop start -p TASK`")
+	}
+	m := map[string]any{}
+	lineOf := map[string]int{}
+	for i, line := range strings.Split(strings.TrimSuffix(front, "\n"), "\n") {
+		n := i + 2 // the front matter starts on line 2, after the opening ---
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		kv := hookKeyLine().FindStringSubmatch(line)
+		if kv == nil {
+			others = append(others, fmt.Sprintf("front matter line %d: %s", n, showValue(line)))
+			continue
+		}
+		key, val := kv[1], strings.TrimLeft(kv[2], " ")
+		if first, dup := lineOf[key]; dup {
+			return nil, nil, "", importError(file, fmt.Sprintf("%s is set on lines %d and %d", key, first, n), "keep one of them")
+		}
+		if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' {
+			val = val[1 : len(val)-1]
+		}
+		m[key], lineOf[key] = val, n
+	}
+	if len(m) == 0 {
+		return nil, nil, "", importError(file, "the front matter is empty", "fix the front matter, or start the loop with `git loop start -p TASK`")
+	}
+	return newFields(file, m), others, strings.ReplaceAll(body, "\r\n", "\n"), nil
 }
 
 // stravinskyLog is the body the Stravinsky stop hook writes in place of the prompt.
@@ -106,7 +158,7 @@ func takeMaxIterations(f *fields, im *Imported, key string) error {
 		return err
 	}
 	if n == 0 {
-		im.skip("%s: 0 (no limit): git-loop keeps an iteration limit; pass --unlimited to run without one", key)
+		im.skip("%s: 0 (no limit in the %s): the new loop stops at git-loop's iteration limit (max iterations, above); pass --unlimited to run without one", key, im.Tool)
 		return nil
 	}
 	im.MaxIterations = &n

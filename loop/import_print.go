@@ -30,10 +30,20 @@ func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 	for _, m := range cfg.Markers {
 		fmt.Fprintf(w, "  marker:         %s\n", m)
 	}
+	if len(cfg.Promises) == 0 && len(cfg.Markers) == 0 {
+		fmt.Fprintf(w, "  promise:        none%s\n", noPromiseText(cfg))
+	}
 	fmt.Fprintf(w, "  exit:           %s\n", cfg.Exit)
 	fmt.Fprintf(w, "  max iterations: %s\n", limitText(cfg))
 	for _, g := range cfg.Gates {
 		fmt.Fprintf(w, "  gate:           %s: %s\n", g.Name, g.Run)
+	}
+	if res.Session != "" {
+		from := ""
+		if res.Session == im.Session {
+			from = " (session_id: only that agent session's stops are judged; --session replaces it)"
+		}
+		fmt.Fprintf(w, "  session:        %s%s\n", terminalSafe(res.Session), from)
 	}
 	for _, c := range cfg.Criteria {
 		fmt.Fprintf(w, "  criterion:      %s (%s)\n", c.Name, c.Verify)
@@ -52,6 +62,17 @@ func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 	}
 	fmt.Fprintf(w, "%s is left untouched: if the old tool's hook is still installed, stop its loop there\n", im.File)
 	return PrintState(w, res.State, false, "started")
+}
+
+// noPromiseText says what ends a loop imported without a promise.
+func noPromiseText(cfg Config) string {
+	switch {
+	case len(cfg.Gates) > 0:
+		return ": the gates decide"
+	case cfg.MaxIterations > 0:
+		return ": the loop runs to its iteration limit"
+	}
+	return ""
 }
 
 func limitText(cfg Config) string {

@@ -206,9 +206,13 @@ func commands(out, errOut io.Writer) []*cli.Command {
 	cmds := []*cli.Command{
 		{
 			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]", Category: groupDrive,
-			Flags: append(startFlags(), jsonFlag),
+			Flags: append(startFlags(), jsonFlag, slashArgsFlag),
 			Action: func(c *cli.Context) error {
-				opts, err := parseStart(c)
+				parse := parseStart
+				if c.IsSet(slashArgsFlag.Name) {
+					parse = parseSlashStart
+				}
+				opts, err := parse(c)
 				if err != nil {
 					return err
 				}
@@ -220,7 +224,10 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if err := loop.PrintState(out, st, c.Bool("json"), "started"); err != nil || c.Bool("json") {
 						return err
 					}
-					return printShapeOf(out, s, st.Name)
+					if err := printShapeOf(out, s, st.Name); err != nil || !c.IsSet(slashArgsFlag.Name) {
+						return err
+					}
+					return printBriefing(out, s, st)
 				})
 			},
 		},
@@ -384,7 +391,7 @@ func startFlags() []cli.Flag {
 		&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE` (- for standard input)"},
 		&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
 		&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
-		&cli.StringSliceFlag{Name: "promise", Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
+		&cli.StringSliceFlag{Name: "promise", Aliases: []string{"completion-promise"}, Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
 		&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
 		&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
 		&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag,

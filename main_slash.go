@@ -1,0 +1,150 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/hooks"
+	"github.com/git-loop/git-loop/loop"
+)
+
+// slashArgsFlag is how Claude Code's /git-loop command starts a loop: the text typed after
+// /git-loop, read from FILE or standard input through a quoted here-document, so that no
+// shell ever parses it; git-loop splits it itself (hooks.ParseSlashArgs).
+var slashArgsFlag = &cli.StringFlag{Name: "slash-args", Hidden: true,
+	Usage: "read the task and start's options from the /git-loop command's argument text in `FILE` (- for standard input)"}
+
+// slashFlags are the options the /git-loop arguments may hold: start's own (their
+// spelling and meaning), but for --prompt-file, and --name for the loop's name, which start
+// takes as an argument.
+func slashFlags() []cli.Flag {
+	var out []cli.Flag
+	for _, f := range startFlags() {
+		if f.Names()[0] != "prompt-file" {
+			out = append(out, f)
+		}
+	}
+	return append(out, &cli.StringFlag{Name: "name", Usage: "name the loop `NAME` (default: after the branch)"})
+}
+
+// parseSlashStart reads the /git-loop arguments (--slash-args) into start's options: the
+// words that are no option are the task, and the options go through start's own flags, so
+// they mean exactly what they mean to start. A --session among them wins over the one the
+// command passes (Claude Code's session), which wins over $CLAUDE_CODE_SESSION_ID.
+func parseSlashStart(c *cli.Context) (loop.StartOptions, error) {
+	if c.NArg() > 0 || c.IsSet("prompt") || c.IsSet("prompt-file") {
+		return loop.StartOptions{}, usageError{msg: "--slash-args holds the task and the options; give no NAME, -p or --prompt-file with it"}
+	}
+	text, err := readSlashArgs(c)
+	if err != nil {
+		return loop.StartOptions{}, err
+	}
+	flags := slashFlags()
+	known := map[string]bool{}
+	for _, f := range flags {
+		_, isSwitch := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			known[n] = !isSwitch
+		}
+	}
+	args, err := hooks.ParseSlashArgs(text, known)
+	if err != nil {
+		return loop.StartOptions{}, usageError{msg: err.Error()}
+	}
+	if args.Help {
+		printSlashHelp(c.App.Writer, flags)
+		return loop.StartOptions{}, usageError{msg: "no loop was started: --help shows the /git-loop usage above; run /git-loop with a task"}
+	}
+	set := flag.NewFlagSet("/git-loop", flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, f := range flags {
+		if err := f.Apply(set); err != nil {
+			return loop.StartOptions{}, err
+		}
+	}
+	if err := set.Parse(args.Flags); err != nil {
+		return loop.StartOptions{}, usageError{msg: fmt.Sprintf("%v: %s; /git-loop --help lists the options", hooks.ErrSlashArgs, flagMessage(err.Error()))}
+	}
+	if args.Prompt != "" {
+		if set.Lookup("prompt").Value.String() != "" {
+			return loop.StartOptions{}, usageError{msg: fmt.Sprintf("%v: give the task as words or with -p, not both", hooks.ErrSlashArgs)}
+		}
+		if err := set.Set("prompt", args.Prompt); err != nil {
+			return loop.StartOptions{}, err
+		}
+	}
+	sc := cli.NewContext(c.App, set, c)
+	opts, err := parseStart(sc)
+	if err != nil {
+		return opts, err
+	}
+	opts.Name = sc.String("name")
+	if !sc.IsSet("session") && c.String("session") != "" {
+		opts.Session = c.String("session")
+	}
+	return opts, nil
+}
+
+// readSlashArgs reads the argument text, bounded as a prompt file is.
+func readSlashArgs(c *cli.Context) (string, error) {
+	p := c.String(slashArgsFlag.Name)
+	var data []byte
+	var err error
+	if p == "-" {
+		data, err = io.ReadAll(io.LimitReader(c.App.Reader, 1<<20))
+	} else {
+		data, err = os.ReadFile(p)
+	}
+	if err != nil {
+		return "", usageError{msg: fmt.Sprintf("read --slash-args: %v", err)}
+	}
+	return string(data), nil
+}
+
+// printSlashHelp writes the /git-loop usage: the task words and the options, as start's
+// flags describe them.
+func printSlashHelp(w io.Writer, flags []cli.Flag) {
+	fmt.Fprintln(w, `/git-loop TASK… [OPTIONS]: start a git-loop loop on TASK in this worktree.
+Words that are no option form the task; quote words to keep their spaces ("…" or '…');
+words after a lone -- are the task even when they start with -.`)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, f := range flags {
+		df, ok := f.(cli.DocGenerationFlag)
+		if vf, visible := f.(cli.VisibleFlag); !ok || !visible || !vf.IsVisible() {
+			continue
+		}
+		placeholder, usage := "TEXT", df.GetUsage()
+		if _, rest, ok := strings.Cut(usage, "`"); ok { // `NAME` in a usage names the value
+			if name, _, ok := strings.Cut(rest, "`"); ok {
+				placeholder, usage = name, strings.Replace(strings.Replace(usage, "`", "", 1), "`", "", 1)
+			}
+		}
+		var names []string
+		for _, n := range f.Names() {
+			names = append(names, dashed(n))
+		}
+		spelled := strings.Join(names, ", ")
+		if df.TakesValue() {
+			spelled += " " + placeholder
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", spelled, usage)
+	}
+	tw.Flush()
+}
+
+// printBriefing writes, after a /git-loop start, what the agent is to do: the task and what
+// completes the loop, as a new session would be told.
+func printBriefing(out io.Writer, s *loop.Store, st *loop.State) error {
+	text, err := s.Briefing(st.Name, st.Session)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(out, "\n"+text)
+	return err
+}

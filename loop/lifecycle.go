@@ -81,7 +81,7 @@ func (s *Store) checkFree() error {
 	if st.Status == StatusPaused {
 		way = fmt.Sprintf("resume it with `git loop resume %s` or finish it with `git loop cancel %s`", cur, cur)
 	}
-	return fmt.Errorf("%w: loop %q is %s here; %s, or start the new loop in another worktree (`git worktree add`)", ErrBusy, cur, st.Status, way)
+	return fmt.Errorf("%w: loop %q is %s here (`git loop status %s` shows it); %s, or start the new loop in another worktree (`git worktree add`)", ErrBusy, cur, st.Status, cur, way)
 }
 
 // create writes a new loop: I_0, the root commit, S_0, the ref and the active pointer.

@@ -33,7 +33,7 @@ func Run(ctx context.Context, agent, event string, io Streams) int {
 
 // Install writes agent's hook configuration (claude, codex, gemini, cursor or copilot),
 // merging with what is there: the project's (in dir) or, with user, the user's. For Claude
-// Code it also adds the /loop slash command to the project.
+// Code it also adds the /git-loop slash command to the project (InstallSlashCommand).
 func Install(agent, dir string, user bool) ([]InstallResult, error) {
 	out, err := install(agent, dir, user)
 	if err == nil && len(out) > 0 {

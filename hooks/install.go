@@ -45,6 +45,7 @@ type InstallResult struct {
 	Created bool     // the file did not exist and was created
 	Added   []string // what was added
 	Present []string // what was already there, left as it was
+	Removed []string // what was removed (git-loop's own leftovers), and why
 	// Kept is set when an existing file that differs from git-loop's was left alone: why,
 	// and how to get git-loop's instead.
 	Kept string
@@ -54,7 +55,7 @@ type InstallResult struct {
 }
 
 // Changed reports whether the install wrote anything.
-func (r InstallResult) Changed() bool { return len(r.Added) > 0 }
+func (r InstallResult) Changed() bool { return len(r.Added) > 0 || len(r.Removed) > 0 }
 
 // String is the result as lines for a person.
 func (r InstallResult) String() string {
@@ -64,6 +65,9 @@ func (r InstallResult) String() string {
 	}
 	for _, p := range r.Present {
 		fmt.Fprintf(&b, "already present in %s: %s\n", r.Path, p)
+	}
+	for _, p := range r.Removed {
+		fmt.Fprintf(&b, "removed %s\n", p)
 	}
 	if r.Kept != "" {
 		b.WriteString(r.Kept + "\n")
@@ -654,39 +658,44 @@ func applyEdits(doc []byte, edits []textEdit) []byte {
 
 // --- files ---
 
-// --- the /loop slash command ---
+// --- the /git-loop slash command ---
 
-// SlashCommandName is the name of the slash command InstallSlashCommand writes.
-const SlashCommandName = "loop"
+// SlashCommandName is the name of the slash command InstallSlashCommand writes. It is not
+// "loop": a project command of that name would hide Claude Code's own /loop.
+const SlashCommandName = "git-loop"
 
 // slashCommand starts a loop from inside Claude Code. The "```!" block runs before the
 // prompt reaches the model, with $ARGUMENTS and ${CLAUDE_SESSION_ID} substituted by Claude
-// Code; allowed-tools lets it run without a permission prompt. The task goes through a quoted
-// here-document, so no character the user types (quotes, $, backticks) reaches the shell as
-// syntax. When ${CLAUDE_SESSION_ID} is not substituted (older Claude Code) the shell expands
-// it to nothing and git-loop falls back to $CLAUDE_CODE_SESSION_ID.
+// Code; allowed-tools lets it run without a permission prompt. The arguments go through a
+// quoted here-document, so no character the user types (quotes, $, backticks) reaches the
+// shell as syntax: git-loop reads them with --slash-args and splits them itself
+// (ParseSlashArgs), taking the ralph-loop plugin's forms (a quoted task,
+// --completion-promise TEXT, --max-iterations N) and start's own options. Errors go to
+// standard output too, so the model sees them and can show them. When ${CLAUDE_SESSION_ID} is
+// not substituted (older Claude Code) the shell expands it to nothing and git-loop falls back
+// to $CLAUDE_CODE_SESSION_ID.
 const slashCommand = `---
 description: Start a git-loop loop on a task; the project's gates decide when it is done
-argument-hint: TASK
+argument-hint: "TASK [--completion-promise TEXT] [--max-iterations N] [--gate NAME=CMD]"
 allowed-tools: Bash(git-loop start:*)
 disable-model-invocation: true
 ---
 
 ` + "```!" + `
-git-loop start --session="${CLAUDE_SESSION_ID}" --prompt-file=- <<'GIT_LOOP_TASK'
+git-loop start --session="${CLAUDE_SESSION_ID}" --slash-args=- 2>&1 <<'GIT_LOOP_ARGS'
 $ARGUMENTS
-GIT_LOOP_TASK
+GIT_LOOP_ARGS
 ` + "```" + `
 
-If the command above failed, show the user what it printed and stop: no loop is running.
+If the output above does not say "loop ... started", no loop is running: show the user
+exactly what git-loop printed (it says how to fix it) and stop, without working on the task.
 
-Otherwise git-loop has started a loop for this task. Work on it now:
+Otherwise git-loop has started a loop; the output above gives its task and what completes it.
+Work on the task now.
 
-$ARGUMENTS
-
-Each time you stop, git-loop snapshots the worktree and runs the project's gates. Until they
-pass it sends you back with the task and what still fails, so finish the work for real. If the
-loop has a promise, write it as <promise>PHRASE</promise> only when it is true.
+Each time you stop, git-loop snapshots the worktree and runs the project's gates. Until the
+loop completes it sends you back with the task and what still fails, so finish the work for
+real. If the loop has a promise, write it as <promise>PHRASE</promise> only when it is true.
 `
 
 // SlashCommandPath is where InstallSlashCommand writes the command for projectDir.
@@ -694,10 +703,17 @@ func SlashCommandPath(projectDir string) string {
 	return filepath.Join(projectDir, ".claude", "commands", SlashCommandName+".md")
 }
 
-// InstallSlashCommand writes <projectDir>/.claude/commands/loop.md, a /loop command that
-// starts a loop from inside Claude Code with its arguments as the task. A file that is
-// already git-loop's (line endings aside) is left as it is; one that differs (the user's own,
-// or edited) is never overwritten: the result's Kept says so.
+// oldSlashCommandPath is where earlier versions wrote it, as /loop.
+func oldSlashCommandPath(projectDir string) string {
+	return filepath.Join(projectDir, ".claude", "commands", "loop.md")
+}
+
+// InstallSlashCommand writes <projectDir>/.claude/commands/git-loop.md, a /git-loop command
+// that starts a loop from inside Claude Code. A file that is already git-loop's (line
+// endings aside) is left as it is; one that differs (the user's own, or edited) is never
+// overwritten: the result's Kept says so. A .claude/commands/loop.md that an earlier
+// git-loop wrote (byte for byte one of its versions, line endings aside) is removed, as it
+// hid Claude Code's own /loop; any other loop.md is left alone.
 func InstallSlashCommand(projectDir string) (InstallResult, error) {
 	path := SlashCommandPath(projectDir)
 	res := InstallResult{Path: path}
@@ -705,26 +721,59 @@ func InstallSlashCommand(projectDir string) (InstallResult, error) {
 	have, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		if bytes.Equal(bytes.ReplaceAll(have, []byte("\r\n"), []byte("\n")), []byte(slashCommand)) {
+		if sameText(have, slashCommand) {
 			res.Present = append(res.Present, what)
 		} else {
 			res.Kept = fmt.Sprintf("%s exists and differs from git-loop's %s; it was left as it is (remove it and install again to get git-loop's)", path, what)
 		}
-		return res, nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return res, fmt.Errorf("hooks: read %s: %w", path, err)
+	default:
+		if _, err := os.Lstat(path); err == nil { // a dangling symlink: not ours to replace
+			res.Kept = fmt.Sprintf("%s is a symlink to a missing file; it was left as it is", path)
+			break
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return res, fmt.Errorf("hooks: create %s: %w", filepath.Dir(path), err)
+		}
+		if err := loop.ReplaceFile(path, []byte(slashCommand), 0o644); err != nil {
+			return res, fmt.Errorf("hooks: %w", err)
+		}
+		res.Created = true
+		res.Added = append(res.Added, what)
 	}
-	if _, err := os.Lstat(path); err == nil { // a dangling symlink: not ours to replace
-		res.Kept = fmt.Sprintf("%s is a symlink to a missing file; it was left as it is", path)
-		return res, nil
+	return res, removeOldSlashCommand(projectDir, &res)
+}
+
+// removeOldSlashCommand removes the /loop command an earlier git-loop wrote, and notes a
+// loop.md that runs git-loop but is not one of its versions (an edited copy).
+func removeOldSlashCommand(projectDir string, res *InstallResult) error {
+	old := oldSlashCommandPath(projectDir)
+	fi, err := os.Lstat(old)
+	if err != nil || !fi.Mode().IsRegular() { // absent, or a symlink or directory: the user's
+		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return res, fmt.Errorf("hooks: create %s: %w", filepath.Dir(path), err)
+	have, err := os.ReadFile(old)
+	if err != nil {
+		return fmt.Errorf("hooks: read %s: %w", old, err)
 	}
-	if err := loop.ReplaceFile(path, []byte(slashCommand), 0o644); err != nil {
-		return res, fmt.Errorf("hooks: %w", err)
+	for _, v := range legacySlashCommands {
+		if sameText(have, v) {
+			if err := os.Remove(old); err != nil {
+				return fmt.Errorf("hooks: remove git-loop's old /loop command: %w", err)
+			}
+			res.Removed = append(res.Removed, fmt.Sprintf("%s: git-loop's old /loop command, which hid Claude Code's own /loop (it is /%s now)", old, SlashCommandName))
+			return nil
+		}
 	}
-	res.Created = true
-	res.Added = append(res.Added, what)
-	return res, nil
+	if bytes.Contains(have, []byte("git-loop start")) {
+		res.Note = fmt.Sprintf("%s runs git-loop but is not a copy git-loop wrote, so it was left as it is; it hides Claude Code's own /loop: remove it if /%s replaces it", old, SlashCommandName)
+	}
+	return nil
+}
+
+// sameText reports whether a file holds text, line endings aside (git on Windows may check
+// it out with CRLF).
+func sameText(file []byte, text string) bool {
+	return bytes.Equal(bytes.ReplaceAll(file, []byte("\r\n"), []byte("\n")), []byte(text))
 }

@@ -156,14 +156,14 @@ func (d flagDoc) String() string {
 	return s
 }
 
-// flagDocs describes flags for help, leaving out --help: short names first as git writes
+// flagDocs describes flags for help, leaving out --help and hidden flags: short names first as git writes
 // them, the value's placeholder from the `QUOTED` word of the usage (else the flag's name in
 // capitals), and the default when there is one worth saying (not for switches, not a zero).
 func flagDocs(flags []cli.Flag) []flagDoc {
 	var docs []flagDoc
 	for _, f := range flags {
 		df, ok := f.(cli.DocGenerationFlag)
-		if !ok || f == cli.HelpFlag {
+		if vf, canHide := f.(cli.VisibleFlag); !ok || f == cli.HelpFlag || canHide && !vf.IsVisible() {
 			continue
 		}
 		names := f.Names()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -108,32 +107,14 @@ func readSlashArgs(c *cli.Context) (string, error) {
 }
 
 // printSlashHelp writes the /git-loop usage: the task words and the options, as start's
-// flags describe them.
+// flags describe them in its help.
 func printSlashHelp(w io.Writer, flags []cli.Flag) {
 	fmt.Fprintln(w, `/git-loop TASK… [OPTIONS]: start a git-loop loop on TASK in this worktree.
 Words that are no option form the task; quote words to keep their spaces ("…" or '…');
 words after a lone -- are the task even when they start with -.`)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, f := range flags {
-		df, ok := f.(cli.DocGenerationFlag)
-		if vf, visible := f.(cli.VisibleFlag); !ok || !visible || !vf.IsVisible() {
-			continue
-		}
-		placeholder, usage := "TEXT", df.GetUsage()
-		if _, rest, ok := strings.Cut(usage, "`"); ok { // `NAME` in a usage names the value
-			if name, _, ok := strings.Cut(rest, "`"); ok {
-				placeholder, usage = name, strings.Replace(strings.Replace(usage, "`", "", 1), "`", "", 1)
-			}
-		}
-		var names []string
-		for _, n := range f.Names() {
-			names = append(names, dashed(n))
-		}
-		spelled := strings.Join(names, ", ")
-		if df.TakesValue() {
-			spelled += " " + placeholder
-		}
-		fmt.Fprintf(tw, "  %s\t%s\n", spelled, usage)
+	for _, d := range flagDocs(flags) {
+		fmt.Fprintf(tw, "  %s\t%s\n", d, d.usage)
 	}
 	tw.Flush()
 }

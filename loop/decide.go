@@ -208,7 +208,7 @@ func hardLimit(cfg *Config, next *State, obs Observation) (reason, resume string
 		return fmt.Sprintf("max iterations exceeded (%d); to go on, resume with a higher limit: `%s`", next.MaxIterations, resume), resume
 	}
 	if d := next.maxDuration(cfg); d > 0 && obs.At.Sub(next.StartedAt) > d {
-		resume = fmt.Sprintf("git loop resume %s --max-duration %s", cfg.Name, shortDuration(obs.At.Sub(next.StartedAt)+d))
+		resume = fmt.Sprintf("git loop resume %s --max-duration %s", cfg.Name, shortDuration(longerLimit(obs.At.Sub(next.StartedAt))))
 		return fmt.Sprintf("wall-clock limit reached (%s); to go on, resume with a longer one: `%s`", shortDuration(d), resume), resume
 	}
 	if budget := next.tokenBudget(cfg); budget > 0 && obs.Tokens > budget {
@@ -216,6 +216,20 @@ func hardLimit(cfg *Config, next *State, obs Observation) (reason, resume string
 		return fmt.Sprintf("token budget exceeded (%d of %d); to go on, resume with a higher budget: `%s`", obs.Tokens, budget, resume), resume
 	}
 	return "", ""
+}
+
+// longerLimit is the wall-clock limit a resume suggests for a loop that has run elapsed:
+// twice that, rounded up to a whole second, minute or ten minutes.
+func longerLimit(elapsed time.Duration) time.Duration {
+	d := 2 * elapsed
+	unit := time.Second
+	switch {
+	case d >= time.Hour:
+		unit = 10 * time.Minute
+	case d >= time.Minute:
+		unit = time.Minute
+	}
+	return (d + unit - 1).Truncate(unit)
 }
 
 // shortDuration writes d the way a person types it: 2h, 1h30m, 90s.

@@ -62,7 +62,7 @@ func (r Raise) String() string {
 func checkBudgets(cfg *Config, st *State, now time.Time) error {
 	if d := st.maxDuration(cfg); d > 0 && now.Sub(st.StartedAt) > d {
 		return fmt.Errorf("%w: loop %q has run %s of its %s wall-clock limit; resume with a longer one: `git loop resume %s --max-duration %s`",
-			ErrLimit, st.Name, shortDuration(now.Sub(st.StartedAt)), shortDuration(d), st.Name, shortDuration(now.Sub(st.StartedAt)+d))
+			ErrLimit, st.Name, shortDuration(now.Sub(st.StartedAt)), shortDuration(d), st.Name, shortDuration(longerLimit(now.Sub(st.StartedAt))))
 	}
 	if b := st.tokenBudget(cfg); b > 0 && st.Transcript != nil && st.Transcript.Tokens > b {
 		return fmt.Errorf("%w: loop %q has used %d of its %d tokens; resume with a higher budget: `git loop resume %s --token-budget %d`",

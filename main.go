@@ -413,19 +413,29 @@ func parseStart(c *cli.Context) (loop.StartOptions, error) {
 		if f.Prompt != "" {
 			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}
 		}
-		var data []byte
-		var err error
-		if p == "-" {
-			data, err = io.ReadAll(io.LimitReader(c.App.Reader, 1<<20))
-		} else {
-			data, err = os.ReadFile(p)
-		}
+		text, err := readFlagFile(c, "prompt-file")
 		if err != nil {
-			return opts, usageError{msg: fmt.Sprintf("read --prompt-file: %v", err)}
+			return opts, err
 		}
-		f.Prompt = string(data)
+		f.Prompt = text
 	}
 	return opts, nil
+}
+
+// readFlagFile reads the file a flag names (- for standard input), at most 1 MiB.
+func readFlagFile(c *cli.Context, flag string) (string, error) {
+	p := c.String(flag)
+	var data []byte
+	var err error
+	if p == "-" {
+		data, err = io.ReadAll(io.LimitReader(c.App.Reader, 1<<20))
+	} else {
+		data, err = os.ReadFile(p)
+	}
+	if err != nil {
+		return "", usageError{msg: fmt.Sprintf("read --%s: %v", flag, err)}
+	}
+	return string(data), nil
 }
 
 // startSettings reads the flags start, run and import share (all but the prompt file): the

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -92,18 +91,7 @@ func parseSlashStart(c *cli.Context) (loop.StartOptions, error) {
 
 // readSlashArgs reads the argument text, bounded as a prompt file is.
 func readSlashArgs(c *cli.Context) (string, error) {
-	p := c.String(slashArgsFlag.Name)
-	var data []byte
-	var err error
-	if p == "-" {
-		data, err = io.ReadAll(io.LimitReader(c.App.Reader, 1<<20))
-	} else {
-		data, err = os.ReadFile(p)
-	}
-	if err != nil {
-		return "", usageError{msg: fmt.Sprintf("read --slash-args: %v", err)}
-	}
-	return string(data), nil
+	return readFlagFile(c, slashArgsFlag.Name)
 }
 
 // printSlashHelp writes the /git-loop usage: the task words and the options, as start's

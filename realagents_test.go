@@ -1,0 +1,121 @@
+//go:build unix
+
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-loop/git-loop/testdata/mockmodel"
+	"github.com/git-loop/git-loop/testdata/realagents"
+)
+
+// The end-to-end suite against the real agents' binaries (testdata/realagents, README
+// "Testing with the real agents"): each test is one scenario, run with each agent as a
+// subtest. The agents are installed from npm into a cache on first use; without npm or a
+// registry they are skipped saying why, and GITLOOP_REAL_AGENTS chooses (0: none; 1: all,
+// failing when one cannot be installed; or a list such as claude,codex).
+
+// agentTimeout bounds one run of an agent in a scenario; a run takes a few seconds.
+const agentTimeout = 3 * time.Minute
+
+// payloadDir is where GITLOOP_REAL_AGENTS_SAVE=1 writes the hook payloads the agents sent.
+var payloadDir = filepath.Join("testdata", "realagents", "payloads")
+
+// task is the loop's task and the agent's prompt.
+const task = "Fix Sub in calc/calc.go: it must return a minus b. Change only calc/calc.go. " +
+	"Done when go test ./... passes; then write <promise>DONE</promise>."
+
+// eachAgent runs scenario with every real agent, as parallel subtests.
+func eachAgent(t *testing.T, scenario func(t *testing.T, inst realagents.Installed, gitLoop string)) {
+	// testscript.Main (TestMain) put this test binary on PATH as git-loop.
+	gitLoop, err := exec.LookPath("git-loop")
+	if err != nil {
+		t.Fatalf("git-loop is not on PATH: %v", err)
+	}
+	for _, a := range realagents.Agents {
+		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
+			scenario(t, realagents.Require(t, a.Name), gitLoop)
+		})
+	}
+}
+
+// startLoop starts loop fix: the task, promise DONE, gate go test.
+func startLoop(e *realagents.Env, extra ...string) {
+	e.T.Helper()
+	args := append([]string{"start", "fix", "--shape", "tool", "--promise", "DONE", "--gate", "test=go test ./...", "-p", task}, extra...)
+	e.Loop(args...)
+}
+
+// mainRequest returns the first request of main conversation conv that got step, failing
+// the test if there is none.
+func mainRequest(t *testing.T, e *realagents.Env, conv, step int) mockmodel.Request {
+	t.Helper()
+	for _, r := range e.Mock.MainRequests() {
+		if r.Conversation == conv && r.Step == step {
+			return r
+		}
+	}
+	t.Fatalf("the model was never asked for step %d of conversation %d", step, conv)
+	return mockmodel.Request{}
+}
+
+// checkLog fails the test unless the loop's stop iterations had the decisions want, in
+// order (iteration 1 first).
+func checkLog(t *testing.T, e *realagents.Env, want ...string) {
+	t.Helper()
+	var got []string
+	for _, it := range e.Log("fix") {
+		if it.Kind != "start" {
+			got = append(got, it.Decision)
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("iterations decided %q, want %q", got, want)
+	}
+}
+
+// The model claims it is done without fixing anything; the stop hook must send it back with
+// the failing test's output, which must reach the model as the next user message; it
+// fixes the bug with its shell tool and promises again, and the loop completes.
+func TestRealAgentFalseClaimThenFix(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{
+			{Text: "All fixed. <promise>DONE</promise>"},
+			{Shell: realagents.FixCommand},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		})
+		e.InstallHooks()
+		startLoop(e)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		e.SavePayloads(payloadDir, "false-claim")
+
+		stops := e.StopHooks()
+		if len(stops) != 2 {
+			t.Fatalf("the stop hook ran %d times, want 2 (the false claim, the fix)", len(stops))
+		}
+		reason := strings.TrimSpace(stops[0].Reason())
+		if !strings.Contains(reason, "Sub(5, 3) = 8, want 2") {
+			t.Errorf("the false claim was not sent back with the failing test's output; the hook answered %s", stops[0].Answer)
+		}
+		if stops[1].Reason() != "" {
+			t.Errorf("the stop after the fix was sent back: %s", stops[1].Answer)
+		}
+		if next := mainRequest(t, e, 0, 1); reason == "" || strings.TrimSpace(inst.Feedback(next.LastUser)) != reason {
+			t.Errorf("the block reason did not reach the model word for word as the next user message:\nreason: %q\nnext user message: %q", reason, next.LastUser)
+		}
+		if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		checkLog(t, e, "continue", "complete")
+		e.Fsck()
+	})
+}

@@ -56,27 +56,31 @@ func (s *Server) anthropic(w http.ResponseWriter, body []byte, rec *Request) {
 			shell = &c
 		}
 	}
-	var c conversation
+	var history []entry
 	for _, m := range in.Messages {
 		switch m.Role {
 		case "assistant":
-			c.answered++
+			history = append(history, entry{model: true})
 		case "user":
 			var texts []string
+			tool := false
 			for _, b := range anthropicBlocks(m.Content) {
-				if b.Type == "text" {
+				switch {
+				case b.Type == "tool_result":
+					tool = true
+				case b.Type == "text" && !agentNote(b.Text):
 					texts = append(texts, b.Text)
 				}
 			}
-			text := strings.Join(texts, "\n")
-			if c.answered == 0 {
-				c.opening = append(c.opening, text)
+			if tool {
+				history = append(history, entry{tool: true})
 			}
-			if text != "" {
-				c.lastUser = text
+			if len(texts) > 0 {
+				history = append(history, entry{text: strings.Join(texts, "\n")})
 			}
 		}
 	}
+	c := summarize(history)
 	rec.LastUser = c.lastUser
 
 	var content []map[string]any

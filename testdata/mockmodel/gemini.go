@@ -46,27 +46,30 @@ func (s *Server) gemini(w http.ResponseWriter, body []byte, rec *Request, stream
 			}
 		}
 	}
-	var c conversation
+	var history []entry
 	for _, content := range in.Contents {
 		if content.Role == "model" {
-			c.answered++
+			history = append(history, entry{model: true})
 			continue
 		}
 		var texts []string
+		tool := false
 		for _, p := range content.Parts {
 			if t, ok := p["text"].(string); ok {
 				texts = append(texts, t)
 			}
+			if _, ok := p["functionResponse"]; ok {
+				tool = true
+			}
 		}
-		if len(texts) == 0 { // a function response
-			continue
+		if tool {
+			history = append(history, entry{tool: true})
 		}
-		text := strings.Join(texts, "\n")
-		if c.answered == 0 {
-			c.opening = append(c.opening, text)
+		if len(texts) > 0 {
+			history = append(history, entry{text: strings.Join(texts, "\n")})
 		}
-		c.lastUser = text
 	}
+	c := summarize(history)
 	rec.LastUser = c.lastUser
 	schema := in.GenerationConfig.ResponseJSONSchema
 	if schema == nil {

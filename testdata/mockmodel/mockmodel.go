@@ -152,6 +152,58 @@ type conversation struct {
 	lastUser string   // the text of the last user message
 }
 
+// entry is one message of a request's history, as the step count sees it: an answer of
+// the model, or the user's side (a message's text, or a tool's result).
+type entry struct {
+	model bool
+	tool  bool
+	text  string
+}
+
+// agentNotes start the text an agent adds to the conversation on its own: Claude Code's
+// nudge after an empty answer ("[Your previous response had no visible output. Please
+// continue…]", asking for the same answer again) and its reminders. They are not the
+// person's or a hook's words, so they are left out of the history the step is counted on.
+var agentNotes = []string{"[Your previous response had no visible output", "<system-reminder>"}
+
+func agentNote(text string) bool {
+	for _, p := range agentNotes {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// summarize reads a conversation's history. Consecutive model entries are one answer (an
+// OpenAI answer is a message and its calls). An answer the agent left out of its history
+// still counts: Claude Code drops an empty answer, so a user message that follows the
+// user's own side (a tool's result, another message) means the model answered in between.
+func summarize(history []entry) conversation {
+	var c conversation
+	seenModel, prevModel, prevUser := false, false, false
+	for _, en := range history {
+		if en.model {
+			if !prevModel {
+				c.answered++
+			}
+			seenModel, prevModel, prevUser = true, true, false
+			continue
+		}
+		if !en.tool && en.text != "" {
+			c.lastUser = en.text
+		}
+		switch {
+		case !seenModel:
+			c.opening = append(c.opening, en.text)
+		case !en.tool && prevUser:
+			c.answered++
+		}
+		prevModel, prevUser = false, true
+	}
+	return c
+}
+
 // turn marks rec as a main request and returns the step it gets.
 func (s *Server) turn(c conversation, rec *Request) Step {
 	s.mu.Lock()
@@ -279,7 +331,8 @@ const sideAnswer = "OK"
 // fillSchema returns a value that satisfies a JSON schema well enough for the agents' own
 // checks: objects get their required properties (all of them when none is required),
 // enums their first value but "user" when offered (Gemini's next-speaker check then hands
-// the turn back to the person instead of running the model again), strings a word.
+// the turn back to the person instead of running the model again), numbers their minimum
+// (Gemini's router wants a complexity of at least 1), strings a word.
 func fillSchema(schema map[string]any, depth int) any {
 	if depth > 8 {
 		return nil
@@ -318,6 +371,9 @@ func fillSchema(schema map[string]any, depth int) any {
 	case "boolean":
 		return false
 	case "integer", "number":
+		if m, ok := schema["minimum"].(float64); ok {
+			return m
+		}
 		return 0
 	default:
 		return sideAnswer

@@ -59,23 +59,18 @@ func (s *Server) openai(w http.ResponseWriter, body []byte, rec *Request) {
 			shellName, shellSchema = t.Name, t.Parameters
 		}
 	}
-	// The model's answers so far: runs of consecutive model items.
-	var c conversation
-	inModel := false
+	var history []entry
 	for _, it := range in.Input {
-		m := openaiModelItem(it.Type, it.Role)
-		if m && !inModel {
-			c.answered++
-		}
-		inModel = m
-		if it.Type == "message" && it.Role == "user" {
-			text := openaiText(it.Content)
-			if c.answered == 0 {
-				c.opening = append(c.opening, text)
-			}
-			c.lastUser = text
+		switch {
+		case openaiModelItem(it.Type, it.Role):
+			history = append(history, entry{model: true})
+		case it.Type == "message" && it.Role == "user":
+			history = append(history, entry{text: openaiText(it.Content)})
+		case strings.HasSuffix(it.Type, "_output"): // function_call_output and the like
+			history = append(history, entry{tool: true})
 		}
 	}
+	c := summarize(history)
 	rec.LastUser = c.lastUser
 	var schema map[string]any
 	if in.Text != nil && in.Text.Format != nil && in.Text.Format.Type == "json_schema" {

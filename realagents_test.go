@@ -201,3 +201,48 @@ func staleCompletion(t *testing.T, agent string, stop realagents.HookCall) strin
 	}
 	return ""
 }
+
+// The model never runs a tool and never promises; the circuit breakers are set high, so
+// only the iteration limit (10) would end the loop. Claude Code and Copilot CLI stop
+// honouring blocks after 8 in a row and exit; whatever the agent does, the loop must not be
+// left active with nobody working on it.
+func TestRealAgentBlockCap(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "Still looking into it."}})
+		e.InstallHooks()
+		for _, key := range []string{"loop.sameErrorLimit", "loop.noProgressLimit", "loop.stuckLimit", "loop.reworkLimit"} {
+			e.Git("config", key, "50")
+		}
+		startLoop(e)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		e.SavePayloads(payloadDir, "block-cap")
+
+		stops := e.StopHooks()
+		blocked := 0
+		for _, s := range stops {
+			if s.Reason() != "" {
+				blocked++
+			}
+		}
+		st := e.Status("fix")
+		t.Logf("the hook ran %d times and blocked %d; loop %s at iteration %d: %s", len(stops), blocked, st.Status, st.Iteration, st.Reason)
+		if st.Status == "active" && len(stops) == 9 && blocked == 9 && r.Code == 0 {
+			switch inst.Name {
+			case "claude":
+				t.Skip("known bug: issue 11 item 6 — Claude Code honours 8 blocks in a row with no tool run between them, " +
+					"then exits 0 past the 9th; the loop stays active at iteration 9 (limit 10) with nobody working on it")
+			case "copilot":
+				t.Skip("known bug: issue 16 item 3 — Copilot CLI honours 8 consecutive blocks, then ends the turn and exits 0 " +
+					"past the 9th; the loop stays active at iteration 9 (limit 10) with nobody working on it")
+			}
+		}
+		if st.Status == "active" {
+			t.Errorf("%s exited but the loop is still active at iteration %d (%s), with nobody working on it", inst.Name, st.Iteration, st.Reason)
+		}
+		e.Fsck()
+	})
+}

@@ -246,3 +246,53 @@ func TestRealAgentBlockCap(t *testing.T) {
 		e.Fsck()
 	})
 }
+
+// Driver mode: `git loop run … -- AGENT` starts the agent afresh for each iteration, with
+// the task first and then the continuation message as its prompt. The first run claims it
+// is done without fixing anything and is sent back; the second fixes the bug and promises;
+// the loop completes at iteration 2. The agent's own git-loop hook is installed too, as a
+// person who also uses the agent interactively has it: under the driver it must stay out of
+// the way, so that each run is judged once.
+func TestRealAgentDriver(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop,
+			mockmodel.Script{{Text: "All fixed. <promise>DONE</promise>"}},
+			mockmodel.Script{{Shell: realagents.FixCommand}, {Text: "Fixed. <promise>DONE</promise>"}},
+		)
+		e.InstallHooks()
+		r := e.RunLoop(2*agentTimeout, "fix", "--shape", "tool", "--promise", "DONE", "--gate", "test=go test ./...",
+			"--timeout", "2m", "-p", task)
+		t.Logf("git loop run -- %s ran in %v, exit %d", inst.Name, r.Took.Round(time.Millisecond), r.Code)
+		if r.Code != 0 {
+			t.Errorf("git loop run exited %d, want 0 (complete):\n%s%s", r.Code, r.Stdout, r.Stderr)
+		}
+		e.SavePayloads(payloadDir, "driver")
+
+		first, second := mainRequest(t, e, 0, 0), mainRequest(t, e, 1, 0)
+		if !strings.Contains(first.LastUser, task) {
+			t.Errorf("the first run's prompt is not the task: %q", first.LastUser)
+		}
+		if !strings.Contains(second.LastUser, "Sub(5, 3) = 8, want 2") || !strings.Contains(second.LastUser, task) {
+			t.Errorf("the second run's prompt lacks the task or the failing test's output: %q", second.LastUser)
+		}
+		if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		for _, it := range e.Log("fix") {
+			if it.Kind != "start" && it.Kind != "run" {
+				t.Errorf("iteration %d is of kind %s: the agent's hook judged a stop under the driver", it.Iteration, it.Kind)
+			}
+		}
+		checkLog(t, e, "continue", "complete")
+		stops := e.StopHooks()
+		if len(stops) < 2 {
+			t.Errorf("the agent's own stop hook ran %d times, want once per run at least (is it installed?)", len(stops))
+		}
+		for _, h := range stops {
+			if h.Reason() != "" {
+				t.Errorf("the agent's own hook sent it back under the driver: %s", h.Answer)
+			}
+		}
+		e.Fsck()
+	})
+}

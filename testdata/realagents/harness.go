@@ -233,6 +233,19 @@ func (e *Env) keepLog(name string, r Result) {
 	os.WriteFile(filepath.Join(e.logs, name+".stderr"), []byte(r.Stderr), 0o666)
 }
 
+// RunLoop runs `git loop run ARGS… -- AGENT…` (driver mode, DriverArgs) bounded by
+// timeout, and keeps its output in the logs.
+func (e *Env) RunLoop(timeout time.Duration, args ...string) Result {
+	e.T.Helper()
+	argv := append(append([]string{"loop", "run"}, args...), "--")
+	r := e.Run(timeout, nil, "git", append(argv, e.DriverArgs()...)...)
+	e.keepLog("run", r)
+	if r.TimedOut {
+		e.T.Fatalf("git loop run -- %s did not finish within %v", e.Agent.Name, timeout)
+	}
+	return r
+}
+
 // HookCall is one run of git-loop's hook by the agent, as the wrapper kept it.
 type HookCall struct {
 	// Agent and Event are the hook's arguments (git loop hook AGENT EVENT).
@@ -322,7 +335,7 @@ func (e *Env) Status(name string) State {
 // Iteration is one line of `git loop log --json`.
 type Iteration struct {
 	Iteration int    `json:"iteration"`
-	Kind      string `json:"kind"`
+	Kind      string `json:"kind"` // start, stop (a hook), run (the driver)…
 	Decision  string `json:"decision"`
 	Reason    string `json:"reason"`
 }

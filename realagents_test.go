@@ -399,3 +399,81 @@ func post(t *testing.T, url, body string) string {
 	}
 	return string(b)
 }
+
+// A loop with a promise and no gate: the model's honest promise at its first stop completes
+// it, whatever the agent (issue 16 asks this of Copilot CLI too).
+func TestRealAgentPromiseOnly(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "Done. <promise>DONE</promise>"}})
+		e.InstallHooks()
+		e.Loop("start", "fix", "--shape", "tool", "--promise", "DONE", "-p", task)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		stops := e.StopHooks()
+		st := e.Status("fix")
+		if inst.Name == "copilot" && st.Status != "completed" && len(stops) > 1 && allBlocked(stops[:len(stops)-1]) {
+			t.Skipf("known bug: issue 16 items 1-2 — git-loop reads no message from Copilot CLI, so a promise-only loop "+
+				"cannot complete: each stop is sent back asking for the promise it cannot see (%d stops; loop %s at iteration %d: %s)",
+				len(stops), st.Status, st.Iteration, st.Reason)
+		}
+		if len(stops) != 1 || stops[0].Reason() != "" {
+			t.Errorf("the stop hook ran %d times; want once, letting the agent stop", len(stops))
+		}
+		if st.Status != "completed" || st.Iteration != 1 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 1", st.Status, st.Iteration, st.Reason)
+		}
+		e.Fsck()
+	})
+}
+
+// allBlocked reports whether the hook sent the agent back at each of stops.
+func allBlocked(stops []realagents.HookCall) bool {
+	for _, s := range stops {
+		if s.Reason() == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// The model fixes the bug, then writes its promise inside a fenced code block, where it
+// does not count: it is sent back, told so, and its plain promise completes the loop.
+func TestRealAgentPromiseInCode(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{
+			{Shell: realagents.FixCommand},
+			{Text: "Fixed. The promise:\n\n```\n<promise>DONE</promise>\n```"},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		})
+		e.InstallHooks()
+		startLoop(e)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		stops := e.StopHooks()
+		st := e.Status("fix")
+		if inst.Name == "copilot" && st.Status == "completed" && st.Iteration == 1 && len(stops) == 1 {
+			t.Skip("known bug: issue 16 item 1 — git-loop reads no message from Copilot CLI, so the gates alone decide: " +
+				"the loop completes at iteration 1 though the promise was only quoted in code")
+		}
+		if len(stops) != 2 {
+			t.Fatalf("the stop hook ran %d times, want 2 (the promise in code, the plain one)", len(stops))
+		}
+		reason := strings.TrimSpace(stops[0].Reason())
+		if !strings.Contains(reason, "inside code") {
+			t.Errorf("the promise in code was not sent back saying so; the hook answered %s", stops[0].Answer)
+		}
+		if next := mainRequest(t, e, 0, 2); reason == "" || strings.TrimSpace(inst.Feedback(next.LastUser)) != reason {
+			t.Errorf("the block reason did not reach the model word for word:\nreason: %q\nnext user message: %q", reason, next.LastUser)
+		}
+		if st.Status != "completed" || st.Iteration != 2 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		e.Fsck()
+	})
+}

@@ -477,3 +477,59 @@ func TestRealAgentPromiseInCode(t *testing.T) {
 		e.Fsck()
 	})
 }
+
+// Claude Code runs a subagent (its Agent tool) that fixes the bug and claims done. The
+// subagent's stop (SubagentStop) must not advance or end the loop; the main session's stop,
+// with its own promise, completes it at iteration 1.
+func TestRealAgentClaudeSubagent(t *testing.T) {
+	gitLoop, err := exec.LookPath("git-loop")
+	if err != nil {
+		t.Fatalf("git-loop is not on PATH: %v", err)
+	}
+	inst := realagents.Require(t, "claude")
+	e := realagents.New(t, inst, gitLoop,
+		mockmodel.Script{
+			{Tool: "Agent", Input: map[string]any{"description": "Fix the subtraction", "prompt": "Fix Sub in calc/calc.go.",
+				"subagent_type": "general-purpose"}},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		},
+		mockmodel.Script{{Shell: realagents.FixCommand}, {Text: "Subagent: all fixed. <promise>DONE</promise>"}},
+	)
+	e.InstallHooks()
+	startLoop(e)
+	r := e.RunAgent(agentTimeout, task)
+	t.Logf("claude ran in %v", r.Took.Round(time.Millisecond))
+	if r.Code != 0 {
+		t.Errorf("claude exited %d", r.Code)
+	}
+	e.SavePayloads(payloadDir, "subagent")
+
+	var sub []realagents.HookCall
+	for _, h := range e.Hooks() {
+		if h.Event == "subagent-stop" {
+			sub = append(sub, h)
+		}
+	}
+	if len(sub) != 1 {
+		t.Fatalf("the SubagentStop hook ran %d times, want once", len(sub))
+	}
+	var p struct {
+		Event string `json:"hook_event_name"`
+		Agent string `json:"agent_id"`
+	}
+	sub[0].Decode(t, &p)
+	if p.Event != "SubagentStop" || p.Agent == "" {
+		t.Errorf("the subagent's payload is not a SubagentStop naming the subagent: %s", sub[0].Payload)
+	}
+	if strings.TrimSpace(sub[0].Answer) != "" {
+		t.Errorf("the SubagentStop hook answered %s, want nothing", sub[0].Answer)
+	}
+	if stops := e.StopHooks(); len(stops) != 1 || !strings.Contains(stops[0].Answer, "completed at iteration 1") {
+		t.Errorf("want the main session's one stop to complete the loop; its stops: %+v", stops)
+	}
+	if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 1 {
+		t.Errorf("loop %s at iteration %d (%s), want completed at iteration 1", st.Status, st.Iteration, st.Reason)
+	}
+	checkLog(t, e, "complete")
+	e.Fsck()
+}

@@ -91,8 +91,7 @@ func (s *Server) anthropic(w http.ResponseWriter, body []byte, rec *Request) {
 		if st.Text != "" {
 			content = append(content, map[string]any{"type": "text", "text": st.Text})
 		}
-		if st.Shell != "" {
-			c := shellCallFor(shell.name, toolSchema(in.Tools, shell.name), st.Shell)
+		if c := st.call(shell.name, toolSchema(in.Tools, shell.name)); c != nil {
 			content = append(content, map[string]any{"type": "tool_use", "id": s.nextID("toolu"), "name": c.name, "input": c.args})
 			stopReason = "tool_use"
 		}

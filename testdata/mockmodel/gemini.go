@@ -80,11 +80,11 @@ func (s *Server) gemini(w http.ResponseWriter, body []byte, rec *Request, stream
 	switch {
 	case shellName != "" && schema == nil:
 		st := s.turn(c, rec)
-		if st.Text != "" || st.Shell == "" {
+		c := st.call(shellName, shellSchema)
+		if st.Text != "" || c == nil {
 			parts = append(parts, map[string]any{"text": st.Text})
 		}
-		if st.Shell != "" {
-			c := shellCallFor(shellName, shellSchema, st.Shell)
+		if c != nil {
 			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.name, "args": c.args}})
 		}
 	case schema != nil:

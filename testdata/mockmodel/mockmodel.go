@@ -40,6 +40,23 @@ type Step struct {
 	// Bash, Codex's shell or exec_command, Gemini's run_shell_command, Copilot's bash)
 	// running this command with bash; Text, if any, comes before the call.
 	Shell string
+	// Tool, when set (and Shell not), makes the answer a call of the tool of that name with
+	// Input as its arguments: Claude Code's Agent tool starting a subagent, say.
+	Tool  string
+	Input map[string]any
+}
+
+// call is the tool call a step makes in a request offering shell (the agent's shell tool
+// and its parameters' schema), or nil.
+func (st Step) call(shellName string, shellSchema map[string]any) *shellCall {
+	switch {
+	case st.Shell != "" && shellName != "":
+		c := shellCallFor(shellName, shellSchema, st.Shell)
+		return &c
+	case st.Tool != "":
+		return &shellCall{name: st.Tool, args: st.Input}
+	}
+	return nil
 }
 
 // Script is the model's answers in the main conversation, in order. Past its end the last

@@ -81,11 +81,11 @@ func (s *Server) openai(w http.ResponseWriter, body []byte, rec *Request) {
 	switch {
 	case shellName != "" && schema == nil:
 		st := s.turn(c, rec)
-		if st.Text != "" || st.Shell == "" {
+		c := st.call(shellName, shellSchema)
+		if st.Text != "" || c == nil {
 			output = append(output, openaiMessage(s.nextID("msg"), st.Text))
 		}
-		if st.Shell != "" {
-			c := shellCallFor(shellName, shellSchema, st.Shell)
+		if c != nil {
 			output = append(output, map[string]any{"type": "function_call", "id": s.nextID("fc"), "call_id": s.nextID("call"),
 				"name": c.name, "arguments": jsonString(c.args), "status": "completed"})
 		}

@@ -48,11 +48,11 @@ func (s *Server) anthropic(w http.ResponseWriter, body []byte, rec *Request) {
 		http.Error(w, "mockmodel: bad request: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	var shell *shellCall
+	var shell *toolCall
 	for _, t := range in.Tools {
 		rec.Tools = append(rec.Tools, t.Name)
 		if shell == nil && contains(shellTools, t.Name) {
-			c := shellCallFor(t.Name, t.InputSchema, "")
+			c := shellCall(t.Name, t.InputSchema, "")
 			shell = &c
 		}
 	}

@@ -11,7 +11,7 @@
 //
 // A Script is the model's side of one main conversation: one Step per answer. The step a
 // request gets is decided by the conversation's own history (how many answers the model
-// already gave in it), not by how many requests came, so the agents' side requests (titles,
+// already gave in it, counting one the agent left out), not by how many requests came, so the agents' side requests (titles,
 // summaries, checks with a response schema, requests offering no shell tool) get a short
 // answer of their own and consume no step, and a retried request gets the same answer
 // again. A server may hold several scripts, one per conversation in the order the
@@ -26,7 +26,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -48,13 +47,13 @@ type Step struct {
 
 // call is the tool call a step makes in a request offering shell (the agent's shell tool
 // and its parameters' schema), or nil.
-func (st Step) call(shellName string, shellSchema map[string]any) *shellCall {
+func (st Step) call(shellName string, shellSchema map[string]any) *toolCall {
 	switch {
 	case st.Shell != "" && shellName != "":
-		c := shellCallFor(shellName, shellSchema, st.Shell)
+		c := shellCall(shellName, shellSchema, st.Shell)
 		return &c
 	case st.Tool != "":
-		return &shellCall{name: st.Tool, args: st.Input}
+		return &toolCall{name: st.Tool, args: st.Input}
 	}
 	return nil
 }
@@ -144,22 +143,6 @@ func (s *Server) MainRequests() []Request {
 		}
 	}
 	return out
-}
-
-// WriteLog writes every request received, one JSON object a line, to path.
-func (s *Server) WriteLog(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("mockmodel: write the request log: %w", err)
-	}
-	enc := json.NewEncoder(f)
-	for _, r := range s.Requests() {
-		if err := enc.Encode(r); err != nil {
-			f.Close()
-			return fmt.Errorf("mockmodel: write the request log: %w", err)
-		}
-	}
-	return f.Close()
 }
 
 // conversation is what a request's history says about its conversation.
@@ -289,18 +272,18 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 // shellTools are the shell tools of the agents, by name.
 var shellTools = []string{"Bash", "bash", "shell", "exec_command", "shell_command", "run_shell_command", "local_shell"}
 
-// shellCall is how a tool offered in a request runs a command: its name and its arguments.
-type shellCall struct {
+// toolCall is a call of a tool the request offered: its name and its arguments.
+type toolCall struct {
 	name string
 	args map[string]any
 }
 
-// shellCallFor builds the arguments of a call of tool (with the given JSON schema of its
-// parameters) running cmd: the command goes into "command" (a string, or an argv array
+// shellCall is a call of the shell tool name, whose parameters have the JSON schema
+// schema, running cmd: the command goes into "command" (a string, or an argv array
 // ["bash","-lc",cmd] where the schema says array) or "cmd"; a "description" the schema
 // requires gets a short text. Optional arguments are left out (Codex refuses a
 // "justification" without "sandbox_permissions").
-func shellCallFor(name string, schema map[string]any, cmd string) shellCall {
+func shellCall(name string, schema map[string]any, cmd string) toolCall {
 	props, _ := schema["properties"].(map[string]any)
 	args := map[string]any{}
 	put := func(key string) bool {
@@ -325,7 +308,7 @@ func shellCallFor(name string, schema map[string]any, cmd string) shellCall {
 			}
 		}
 	}
-	return shellCall{name: name, args: args}
+	return toolCall{name: name, args: args}
 }
 
 func typeOf(schema map[string]any) string {

@@ -26,7 +26,7 @@ import (
 func (e *Env) codexConfigPath() string { return filepath.Join(e.Home, ".codex", "config.toml") }
 
 func (e *Env) writeCodexConfig() error {
-	cfg := fmt.Sprintf(`model = "gpt-5.1-codex"
+	cfg := fmt.Sprintf(`model = "gpt-5.5"
 model_provider = "mock"
 approval_policy = "never"
 sandbox_mode = "danger-full-access"

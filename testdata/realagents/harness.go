@@ -101,10 +101,12 @@ func New(t testing.TB, inst Installed, gitLoop string, scripts ...mockmodel.Scri
 
 // writeWrapper puts git-loop on PATH as a script that keeps each hook call's payload,
 // answer and stderr in HookDir, then runs the real git-loop (exec for everything else).
+// Each call's files are named after the number of files already there, so they sort in
+// the order the calls started.
 func (e *Env) writeWrapper(gitLoop string) error {
 	script := fmt.Sprintf(`#!/bin/sh
 if [ "$1" = hook ]; then
-	f=%[1]s/$(date +%%s%%N)-$$-$2-$3
+	f=%[1]s/$(printf %%06d "$(ls %[1]s | wc -l)")-$$-$2-$3
 	cat > "$f.in"
 	%[2]s "$@" < "$f.in" > "$f.out" 2> "$f.err"
 	rc=$?
@@ -147,7 +149,8 @@ type Result struct {
 }
 
 // Run runs name with args in the repository, in its own process group (all of it killed
-// at timeout), with extra added to the Env's environment.
+// at timeout, and whatever it left behind when it exits), with extra added to the Env's
+// environment.
 func (e *Env) Run(timeout time.Duration, extra []string, name string, args ...string) Result {
 	e.T.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -172,6 +175,7 @@ func (e *Env) Run(timeout time.Duration, extra []string, name string, args ...st
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		err = <-done
 	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what it left running in the background
 	r := Result{Stdout: stdout.String(), Stderr: stderr.String(), Took: time.Since(start), TimedOut: timedOut}
 	var exitErr *exec.ExitError
 	switch {
@@ -286,7 +290,7 @@ func (e *Env) Hooks() []HookCall {
 	var calls []HookCall
 	for _, in := range ins {
 		base := strings.TrimSuffix(in, ".in")
-		parts := strings.SplitN(filepath.Base(base), "-", 4) // TIME-PID-AGENT-EVENT
+		parts := strings.SplitN(filepath.Base(base), "-", 4) // NUMBER-PID-AGENT-EVENT
 		if len(parts) != 4 {
 			e.T.Fatalf("unexpected hook capture %s", in)
 		}

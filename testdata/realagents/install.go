@@ -98,12 +98,15 @@ func install(a Agent) (Installed, error) {
 	defer os.RemoveAll(tmp) // gone once renamed; a failed install's leftovers otherwise
 	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
 	defer cancel()
+	// One quick retry: an unreachable registry is a skip in seconds, not after npm's
+	// default minute and more of backing off.
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp, "--no-audit", "--no-fund",
-		"--no-update-notifier", "--loglevel=error", a.Spec())
+		"--no-update-notifier", "--loglevel=error", "--fetch-retries=1", "--fetch-retry-mintimeout=2000",
+		"--fetch-retry-maxtimeout=5000", "--fetch-timeout=60000", a.Spec())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return Installed{}, fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, a.Spec(), err, tail(out.String(), 600))
+		return Installed{}, fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, a.Spec(), err, npmError(out.String()))
 	}
 	if err := os.WriteFile(filepath.Join(tmp, marker), []byte(a.Spec()+"\n"), 0o666); err != nil {
 		return Installed{}, fmt.Errorf("%w: mark %s installed: %v", ErrUnavailable, a.Spec(), err)
@@ -128,6 +131,34 @@ func complete(dir string, a Agent) bool {
 	}
 	_, err = os.Stat(filepath.Join(dir, "node_modules", ".bin", a.Bin))
 	return err == nil
+}
+
+// npmError is what npm's output says went wrong, on one line: its "npm error" lines but
+// the boilerplate (blank ones, the stack trace and what follows it, proxy advice, where the
+// log is).
+func npmError(out string) string {
+	var said []string
+	for _, line := range strings.Split(out, "\n") {
+		text, ok := strings.CutPrefix(strings.TrimSpace(line), "npm error")
+		text = strings.TrimSpace(text)
+		if ok && strings.HasPrefix(text, "at ") { // a stack trace, then the error object again
+			break
+		}
+		if !ok || text == "" || strings.HasPrefix(text, "syscall ") || strings.HasPrefix(text, "errno ") ||
+			strings.Contains(text, "complete log") || strings.Contains(text, "proxy") ||
+			strings.Contains(text, "network connectivity") {
+			continue
+		}
+		said = append(said, text)
+	}
+	if len(said) == 0 {
+		return tail(out, 600)
+	}
+	text := strings.Join(said, "; ")
+	if len(text) > 600 {
+		text = text[:600] + "…"
+	}
+	return text
 }
 
 // tail is the end of s, at most n bytes, on one line.

@@ -48,6 +48,18 @@ func eachAgent(t *testing.T, scenario func(t *testing.T, inst realagents.Install
 	}
 }
 
+// TestRealAgentsAvailable only installs the agents (or finds them in the cache) and says
+// so, one line each: `go test -v` prints why an agent is skipped, which a passing
+// `go test ./...` never shows. .ci/run runs it first, with -v.
+func TestRealAgentsAvailable(t *testing.T) {
+	for _, a := range realagents.Agents {
+		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
+			realagents.Require(t, a.Name)
+		})
+	}
+}
+
 // startLoop starts loop fix: the task, promise DONE, gate go test.
 func startLoop(e *realagents.Env, extra ...string) {
 	e.T.Helper()

@@ -28,7 +28,7 @@ type Env struct {
 	T testing.TB
 	Installed
 	// Root holds everything below; Home is the agent's HOME (and CODEX_HOME, COPILOT_HOME
-	// below it); Repo is the project; Hooks holds the hook calls the wrapper kept.
+	// below it); Repo is the project; HookDir holds the hook calls the wrapper kept.
 	Root, Home, Repo, HookDir string
 	// Mock is the model server the agent talks to.
 	Mock *mockmodel.Server
@@ -356,8 +356,8 @@ func (e *Env) Log(name string) []Iteration {
 	return its
 }
 
-// Fsck fails the test unless `git fsck --strict` finds the repository clean (dangling
-// objects aside: a loop's scratch indexes may leave some, as git's own commands do).
+// Fsck fails the test unless `git fsck --strict` finds the repository clean: no error, no
+// warning (dangling objects are not reported: unreachable is not broken).
 func (e *Env) Fsck() {
 	e.T.Helper()
 	r := e.Run(time.Minute, nil, "git", "fsck", "--strict", "--no-progress", "--no-dangling")

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,17 +32,26 @@ var payloadDir = filepath.Join("testdata", "realagents", "payloads")
 const task = "Fix Sub in calc/calc.go: it must return a minus b. Change only calc/calc.go. " +
 	"Done when go test ./... passes; then write <promise>DONE</promise>."
 
+// builtGitLoop is git-loop built from this module (once per process).
+func builtGitLoop(t *testing.T) string {
+	t.Helper()
+	exe, took, err := realagents.GitLoop(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took > 0 {
+		t.Logf("built git-loop in %v", took.Round(time.Millisecond))
+	}
+	return exe
+}
+
 // eachAgent runs scenario with every real agent, as parallel subtests.
 func eachAgent(t *testing.T, scenario func(t *testing.T, inst realagents.Installed, gitLoop string)) {
-	// testscript.Main (TestMain) put this test binary on PATH as git-loop.
-	gitLoop, err := exec.LookPath("git-loop")
-	if err != nil {
-		t.Fatalf("git-loop is not on PATH: %v", err)
-	}
 	for _, a := range realagents.Agents {
 		t.Run(a.Name, func(t *testing.T) {
 			t.Parallel()
-			scenario(t, realagents.Require(t, a.Name), gitLoop)
+			inst := realagents.Require(t, a.Name)
+			scenario(t, inst, builtGitLoop(t))
 		})
 	}
 }
@@ -494,12 +502,8 @@ func TestRealAgentPromiseInCode(t *testing.T) {
 // subagent's stop (SubagentStop) must not advance or end the loop; the main session's stop,
 // with its own promise, completes it at iteration 1.
 func TestRealAgentClaudeSubagent(t *testing.T) {
-	gitLoop, err := exec.LookPath("git-loop")
-	if err != nil {
-		t.Fatalf("git-loop is not on PATH: %v", err)
-	}
 	inst := realagents.Require(t, "claude")
-	e := realagents.New(t, inst, gitLoop,
+	e := realagents.New(t, inst, builtGitLoop(t),
 		mockmodel.Script{
 			{Tool: "Agent", Input: map[string]any{"description": "Fix the subtraction", "prompt": "Fix Sub in calc/calc.go.",
 				"subagent_type": "general-purpose"}},

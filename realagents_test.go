@@ -549,3 +549,27 @@ func TestRealAgentClaudeSubagent(t *testing.T) {
 	checkLog(t, e, "complete")
 	e.Fsck()
 }
+
+// The model claims done twice without fixing anything; the loop's limit is 2. The second
+// stop pauses the loop at its limit and lets the agent stop, which then exits.
+func TestRealAgentLimit(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "All fixed. <promise>DONE</promise>"}, {Text: "Really fixed. <promise>DONE</promise>"}})
+		e.InstallHooks()
+		startLoop(e, "--max-iterations", "2")
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		stops := e.StopHooks()
+		if len(stops) != 2 || stops[0].Reason() == "" || stops[1].Reason() != "" {
+			t.Errorf("want the first stop sent back and the second let through; the hook ran %d times", len(stops))
+		}
+		if st := e.Status("fix"); st.Status != "paused" || st.Iteration != 2 || !strings.Contains(st.Reason, "max iterations") {
+			t.Errorf("loop %s at iteration %d (%s), want paused at its limit, iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		checkLog(t, e, "continue", "pause")
+		e.Fsck()
+	})
+}

@@ -11,13 +11,26 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/git-loop/git-loop/testdata/realagents"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(afterRun{m, realagents.RemoveBuild}, map[string]func(){
 		"git-loop": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// afterRun runs the tests, then cleans up what they left for the whole process (the
+// git-loop binary the real-agent tests built).
+type afterRun struct {
+	m       *testing.M
+	cleanup func()
+}
+
+func (a afterRun) Run() int {
+	defer a.cleanup()
+	return a.m.Run()
 }
 
 // TestScripts runs the end-to-end scenarios in testdata/script, one behaviour per file.

@@ -1,0 +1,575 @@
+//go:build unix
+
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-loop/git-loop/testdata/mockmodel"
+	"github.com/git-loop/git-loop/testdata/realagents"
+)
+
+// The end-to-end suite against the real agents' binaries (testdata/realagents, README
+// "Testing with the real agents"): each test is one scenario, run with each agent as a
+// subtest. The agents are installed from npm into a cache on first use; without npm or a
+// registry they are skipped saying why, and GITLOOP_REAL_AGENTS chooses (0: none; 1: all,
+// failing when one cannot be installed; or a list such as claude,codex).
+
+// agentTimeout bounds one run of an agent in a scenario; a run takes a few seconds.
+const agentTimeout = 3 * time.Minute
+
+// payloadDir is where GITLOOP_REAL_AGENTS_SAVE=1 writes the hook payloads the agents sent.
+var payloadDir = filepath.Join("testdata", "realagents", "payloads")
+
+// task is the loop's task and the agent's prompt.
+const task = "Fix Sub in calc/calc.go: it must return a minus b. Change only calc/calc.go. " +
+	"Done when go test ./... passes; then write <promise>DONE</promise>."
+
+// builtGitLoop is git-loop built from this module (once per process).
+func builtGitLoop(t *testing.T) string {
+	t.Helper()
+	exe, took, err := realagents.GitLoop(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took > 0 {
+		t.Logf("built git-loop in %v", took.Round(time.Millisecond))
+	}
+	return exe
+}
+
+// eachAgent runs scenario with every real agent, as parallel subtests.
+func eachAgent(t *testing.T, scenario func(t *testing.T, inst realagents.Installed, gitLoop string)) {
+	for _, a := range realagents.Agents {
+		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
+			inst := realagents.Require(t, a.Name)
+			scenario(t, inst, builtGitLoop(t))
+		})
+	}
+}
+
+// TestRealAgentsAvailable only installs the agents (or finds them in the cache) and says
+// so, one line each: `go test -v` prints why an agent is skipped, which a passing
+// `go test ./...` never shows. .ci/run runs it first, with -v.
+func TestRealAgentsAvailable(t *testing.T) {
+	for _, a := range realagents.Agents {
+		t.Run(a.Name, func(t *testing.T) {
+			t.Parallel()
+			realagents.Require(t, a.Name)
+		})
+	}
+}
+
+// startLoop starts loop fix: the task, promise DONE, gate go test.
+func startLoop(e *realagents.Env, extra ...string) {
+	e.T.Helper()
+	args := append([]string{"start", "fix", "--shape", "tool", "--promise", "DONE", "--gate", "test=go test ./...", "-p", task}, extra...)
+	e.Loop(args...)
+}
+
+// mainRequest returns the first request of main conversation conv that got step, failing
+// the test if there is none.
+func mainRequest(t *testing.T, e *realagents.Env, conv, step int) mockmodel.Request {
+	t.Helper()
+	for _, r := range e.Mock.MainRequests() {
+		if r.Conversation == conv && r.Step == step {
+			return r
+		}
+	}
+	t.Fatalf("the model was never asked for step %d of conversation %d", step, conv)
+	return mockmodel.Request{}
+}
+
+// checkLog fails the test unless the loop's stop iterations had the decisions want, in
+// order (iteration 1 first).
+func checkLog(t *testing.T, e *realagents.Env, want ...string) {
+	t.Helper()
+	var got []string
+	for _, it := range e.Log("fix") {
+		if it.Kind != "start" {
+			got = append(got, it.Decision)
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("iterations decided %q, want %q", got, want)
+	}
+}
+
+// The model claims it is done without fixing anything; the stop hook must send it back with
+// the failing test's output, which must reach the model as the next user message; it
+// fixes the bug with its shell tool and promises again, and the loop completes.
+func TestRealAgentFalseClaimThenFix(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{
+			{Text: "All fixed. <promise>DONE</promise>"},
+			{Shell: realagents.FixCommand},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		})
+		e.InstallHooks()
+		startLoop(e)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		e.SavePayloads(payloadDir, "false-claim")
+
+		stops := e.StopHooks()
+		if len(stops) != 2 {
+			t.Fatalf("the stop hook ran %d times, want 2 (the false claim, the fix)", len(stops))
+		}
+		reason := strings.TrimSpace(stops[0].Reason())
+		if !strings.Contains(reason, "Sub(5, 3) = 8, want 2") {
+			t.Errorf("the false claim was not sent back with the failing test's output; the hook answered %s", stops[0].Answer)
+		}
+		if stops[1].Reason() != "" {
+			t.Errorf("the stop after the fix was sent back: %s", stops[1].Answer)
+		}
+		if next := mainRequest(t, e, 0, 1); reason == "" || strings.TrimSpace(inst.Feedback(next.LastUser)) != reason {
+			t.Errorf("the block reason did not reach the model word for word as the next user message:\nreason: %q\nnext user message: %q", reason, next.LastUser)
+		}
+		if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		checkLog(t, e, "continue", "complete")
+		e.Fsck()
+	})
+}
+
+// After a block, the model fixes the bug and then gives an empty final answer. The stop
+// that follows carries no fresh promise (Claude Code leaves last_assistant_message out,
+// Codex sends null, Gemini repeats the earlier answers in prompt_response, Copilot names no
+// message at all), so the loop must not complete on the promise already rejected at
+// iteration 1: it must send the agent back for one, and complete when the promise comes.
+func TestRealAgentEmptyAnswerAfterBlock(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{
+			{Text: "All fixed. <promise>DONE</promise>"},
+			{Shell: realagents.FixCommand},
+			{Text: ""},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		})
+		e.InstallHooks()
+		startLoop(e)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		e.SavePayloads(payloadDir, "empty-answer")
+
+		stops := e.StopHooks()
+		if len(stops) < 2 || stops[0].Reason() == "" {
+			t.Fatalf("want the false claim sent back and a second stop; the hook ran %d times", len(stops))
+		}
+		st := e.Status("fix")
+		if st.Status == "completed" && st.Iteration == 2 {
+			if bug := staleCompletion(t, inst.Name, stops[1]); bug != "" {
+				t.Skip(bug)
+			}
+		}
+		if len(stops) != 3 {
+			t.Fatalf("the stop hook ran %d times, want 3 (the false claim, the empty answer, the promise)", len(stops))
+		}
+		reason := strings.TrimSpace(stops[1].Reason())
+		if next := mainRequest(t, e, 0, 3); reason == "" || strings.TrimSpace(inst.Feedback(next.LastUser)) != reason {
+			t.Errorf("the empty answer was not sent back, word for word, as the next user message:\nreason: %q\nnext user message: %q", reason, next.LastUser)
+		}
+		if st.Status != "completed" || st.Iteration != 3 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 3", st.Status, st.Iteration, st.Reason)
+		}
+		checkLog(t, e, "continue", "continue", "complete")
+		e.Fsck()
+	})
+}
+
+// staleCompletion names the known git-loop bug behind a loop completed at iteration 2 in
+// TestRealAgentEmptyAnswerAfterBlock, after checking that the second stop's payload is
+// the one the bug is about; "" when it is not (then the test fails as it should).
+func staleCompletion(t *testing.T, agent string, stop realagents.HookCall) string {
+	var p map[string]any
+	stop.Decode(t, &p)
+	msg, has := p["last_assistant_message"]
+	switch agent {
+	case "claude":
+		if !has {
+			return "known bug: issue 11 item 1 — the Stop payload after an empty answer has no last_assistant_message; " +
+				"the hook reads the transcript instead, skips the \"Stop hook feedback\" line and completes the loop at iteration 2 " +
+				"on the promise already rejected at iteration 1"
+		}
+	case "codex":
+		if has && msg == nil {
+			return "known bug: issue 11 item 2 — the Stop payload after an empty answer has \"last_assistant_message\": null; " +
+				"the hook lets the gates alone decide and completes the loop at iteration 2 with no fresh promise"
+		}
+	case "gemini":
+		if p["prompt_response"] == "All fixed. <promise>DONE</promise>" {
+			return "known bug: issue 11 item 3 — after a deny, AfterAgent's prompt_response repeats the earlier answer " +
+				"(\"All fixed. <promise>DONE</promise>\", the empty answer adding nothing); the hook completes the loop at iteration 2 " +
+				"on the promise already rejected at iteration 1"
+		}
+	case "copilot":
+		if _, ok := p["transcriptPath"]; ok && !has {
+			return "known bug: issue 16 items 1-2 — agentStop carries no message and git-loop does not read the turn's " +
+				"assistant.message from transcriptPath (events.jsonl), so the gates alone decide: the loop completes at " +
+				"iteration 2 with no fresh promise"
+		}
+	}
+	return ""
+}
+
+// The model never runs a tool and never promises; the circuit breakers are set high, so
+// only the iteration limit (10) would end the loop. Claude Code and Copilot CLI stop
+// honouring blocks after 8 in a row and exit; whatever the agent does, the loop must not be
+// left active with nobody working on it.
+func TestRealAgentBlockCap(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "Still looking into it."}})
+		e.InstallHooks()
+		for _, key := range []string{"loop.sameErrorLimit", "loop.noProgressLimit", "loop.stuckLimit", "loop.reworkLimit"} {
+			e.Git("config", key, "50")
+		}
+		startLoop(e)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		e.SavePayloads(payloadDir, "block-cap")
+
+		stops := e.StopHooks()
+		blocked := 0
+		for _, s := range stops {
+			if s.Reason() != "" {
+				blocked++
+			}
+		}
+		st := e.Status("fix")
+		t.Logf("the hook ran %d times and blocked %d; loop %s at iteration %d: %s", len(stops), blocked, st.Status, st.Iteration, st.Reason)
+		if st.Status == "active" && len(stops) == 9 && blocked == 9 && r.Code == 0 {
+			switch inst.Name {
+			case "claude":
+				t.Skip("known bug: issue 11 item 6 — Claude Code honours 8 blocks in a row with no tool run between them, " +
+					"then exits 0 past the 9th; the loop stays active at iteration 9 (limit 10) with nobody working on it")
+			case "copilot":
+				t.Skip("known bug: issue 16 item 3 — Copilot CLI honours 8 consecutive blocks, then ends the turn and exits 0 " +
+					"past the 9th; the loop stays active at iteration 9 (limit 10) with nobody working on it")
+			}
+		}
+		if st.Status == "active" {
+			t.Errorf("%s exited but the loop is still active at iteration %d (%s), with nobody working on it", inst.Name, st.Iteration, st.Reason)
+		}
+		e.Fsck()
+	})
+}
+
+// Driver mode: `git loop run … -- AGENT` starts the agent afresh for each iteration, with
+// the task first and then the continuation message as its prompt. The first run claims it
+// is done without fixing anything and is sent back; the second fixes the bug and promises;
+// the loop completes at iteration 2. The agent's own git-loop hook is installed too, as a
+// person who also uses the agent interactively has it: under the driver it must stay out of
+// the way, so that each run is judged once.
+func TestRealAgentDriver(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop,
+			mockmodel.Script{{Text: "All fixed. <promise>DONE</promise>"}},
+			mockmodel.Script{{Shell: realagents.FixCommand}, {Text: "Fixed. <promise>DONE</promise>"}},
+		)
+		e.InstallHooks()
+		r := e.RunLoop(2*agentTimeout, "fix", "--shape", "tool", "--promise", "DONE", "--gate", "test=go test ./...",
+			"--timeout", "2m", "-p", task)
+		t.Logf("git loop run -- %s ran in %v, exit %d", inst.Name, r.Took.Round(time.Millisecond), r.Code)
+		if r.Code != 0 {
+			t.Errorf("git loop run exited %d, want 0 (complete):\n%s%s", r.Code, r.Stdout, r.Stderr)
+		}
+		e.SavePayloads(payloadDir, "driver")
+
+		first, second := mainRequest(t, e, 0, 0), mainRequest(t, e, 1, 0)
+		if !strings.Contains(first.LastUser, task) {
+			t.Errorf("the first run's prompt is not the task: %q", first.LastUser)
+		}
+		if !strings.Contains(second.LastUser, "Sub(5, 3) = 8, want 2") || !strings.Contains(second.LastUser, task) {
+			t.Errorf("the second run's prompt lacks the task or the failing test's output: %q", second.LastUser)
+		}
+		if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		for _, it := range e.Log("fix") {
+			if it.Kind != "start" && it.Kind != "run" {
+				t.Errorf("iteration %d is of kind %s: the agent's hook judged a stop under the driver", it.Iteration, it.Kind)
+			}
+		}
+		checkLog(t, e, "continue", "complete")
+		stops := e.StopHooks()
+		if len(stops) < 2 {
+			t.Errorf("the agent's own stop hook ran %d times, want once per run at least (is it installed?)", len(stops))
+		}
+		for _, h := range stops {
+			if h.Reason() != "" {
+				t.Errorf("the agent's own hook sent it back under the driver: %s", h.Answer)
+			}
+		}
+		e.Fsck()
+	})
+}
+
+// The mock model decides each answer by the conversation's history, whatever the protocol:
+// side requests take no step, a retry gets the same answer, an answer the agent dropped
+// from its history still counts, and a new conversation gets the next script.
+func TestMockModelSteps(t *testing.T) {
+	const (
+		bash    = `"tools":[{"name":"Bash","input_schema":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}}]`
+		execCmd = `"tools":[{"type":"function","name":"exec_command","parameters":{"type":"object","properties":{"cmd":{"type":"string"},"justification":{"type":"string"}},"required":["cmd"]}}]`
+		shell   = `"tools":[{"functionDeclarations":[{"name":"run_shell_command","parameters":{"type":"OBJECT","properties":{"command":{"type":"STRING"}}}}]}]`
+		prompt  = `{"role":"user","content":"fix it"}`
+		toolUse = `{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"true"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}`
+		nudge   = `{"role":"user","content":[{"type":"text","text":"[Your previous response had no visible output. Please continue and produce a user-visible response.]"}]}`
+	)
+	for _, c := range []struct {
+		name, path, body string
+		kind             string
+		conv, step       int
+		answer           string // in the response body
+	}{
+		{"opening", "/v1/messages", `{"stream":true,` + bash + `,"messages":[` + prompt + `]}`, "main", 0, 0, "All fixed."},
+		{"side request", "/v1/messages", `{"messages":[{"role":"user","content":"title?"}]}`, "side", -1, -1, `"text":"OK"`},
+		{"after a block", "/v1/messages", `{"stream":true,` + bash + `,"messages":[` + prompt + `,{"role":"assistant","content":"All fixed."},{"role":"user","content":"Stop hook feedback:\nno"}]}`, "main", 0, 1, `"name":"Bash"`},
+		{"after the tool", "/v1/messages", `{` + bash + `,"messages":[` + prompt + `,{"role":"assistant","content":"All fixed."},{"role":"user","content":"no"},` + toolUse + `]}`, "main", 0, 2, `"content":[]`},
+		{"the agent's retry", "/v1/messages", `{` + bash + `,"messages":[` + prompt + `,{"role":"assistant","content":"All fixed."},{"role":"user","content":"no"},` + toolUse + `,` + nudge + `]}`, "main", 0, 2, `"content":[]`},
+		{"the empty answer dropped, then a block", "/v1/messages", `{` + bash + `,"messages":[` + prompt + `,{"role":"assistant","content":"All fixed."},{"role":"user","content":"no"},` + toolUse + `,` + nudge + `,{"role":"user","content":"Stop hook feedback:\nno promise"}]}`, "main", 0, 3, `"text":"Fixed."`},
+		{"past the script", "/v1/messages", `{` + bash + `,"messages":[` + prompt + `,{"role":"assistant","content":"a"},{"role":"user","content":"b"},{"role":"assistant","content":"c"},{"role":"user","content":"d"},{"role":"assistant","content":"e"},{"role":"user","content":"f"},{"role":"assistant","content":"g"},{"role":"user","content":"h"}]}`, "main", 0, 4, `"text":"Fixed."`},
+		{"a second conversation", "/v1/messages", `{` + bash + `,"messages":[{"role":"user","content":"next prompt"}]}`, "main", 1, 0, `"text":"Second."`},
+		{"openai", "/v1/responses", `{"stream":true,` + execCmd + `,"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"third"}]},{"type":"message","role":"assistant","content":[{"type":"output_text","text":"All fixed."}]},{"type":"message","role":"user","content":[{"type":"input_text","text":"no"}]}]}`, "main", 2, 1, `\"cmd\":\"sed -n p x\"`},
+		{"openai schema", "/v1/responses", `{"text":{"format":{"type":"json_schema","schema":{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}}},"input":[]}`, "side", -1, -1, `{\"title\":\"OK\"}`},
+		{"gemini", "/v1beta/models/m:streamGenerateContent", `{` + shell + `,"contents":[{"role":"user","parts":[{"text":"fourth"}]},{"role":"model","parts":[{"text":"All fixed."}]},{"role":"user","parts":[{"text":"no"}]}]}`, "main", 3, 1, `"command":"sed -n p x"`},
+		{"gemini next speaker", "/v1beta/models/m:generateContent", `{"contents":[{"role":"user","parts":[{"text":"who?"}]}],"generationConfig":{"responseJsonSchema":{"type":"OBJECT","properties":{"next_speaker":{"type":"STRING","enum":["model","user"]},"score":{"type":"INTEGER","minimum":1}}}}}`, "side", -1, -1, `next_speaker\":\"user`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := mockmodel.Start(
+				mockmodel.Script{{Text: "All fixed."}, {Shell: "sed -n p x"}, {Text: ""}, {Text: "Fixed."}},
+				mockmodel.Script{{Text: "Second."}, {Shell: "sed -n p x"}},
+			)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if c.conv > 0 { // the conversations before this one, in order
+				for i := range c.conv {
+					post(t, s.URL+"/v1/messages", `{`+bash+`,"messages":[{"role":"user","content":"conversation `+strconv.Itoa(i)+`"}]}`)
+				}
+			}
+			got := post(t, s.URL+c.path, c.body)
+			reqs := s.Requests()
+			r := reqs[len(reqs)-1]
+			if r.Kind != c.kind || r.Conversation != c.conv || r.Step != c.step {
+				t.Errorf("request taken as %s, conversation %d, step %d; want %s, %d, %d", r.Kind, r.Conversation, r.Step, c.kind, c.conv, c.step)
+			}
+			if !strings.Contains(got, c.answer) && !strings.Contains(streamed(got), c.answer) {
+				t.Errorf("answer lacks %s:\n%s", c.answer, got)
+			}
+		})
+	}
+}
+
+// streamed joins the pieces of a streamed answer: Anthropic's text and input_json deltas,
+// OpenAI's output_text deltas.
+func streamed(sse string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(sse, "\n") {
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Delta json.RawMessage `json:"delta"`
+		}
+		json.Unmarshal([]byte(data), &ev)
+		var text string
+		var d struct {
+			Text        string `json:"text"`
+			PartialJSON string `json:"partial_json"`
+		}
+		if json.Unmarshal(ev.Delta, &text) != nil && json.Unmarshal(ev.Delta, &d) == nil {
+			text = d.Text + d.PartialJSON
+		}
+		b.WriteString(text)
+	}
+	return b.String()
+}
+
+// post posts a JSON body and returns the answer, failing the test unless it is 200 OK.
+func post(t *testing.T, url, body string) string {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST %s: %v %s: %s", url, err, resp.Status, b)
+	}
+	return string(b)
+}
+
+// A loop with a promise and no gate: the model's honest promise at its first stop completes
+// it, whatever the agent (issue 16 asks this of Copilot CLI too).
+func TestRealAgentPromiseOnly(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "Done. <promise>DONE</promise>"}})
+		e.InstallHooks()
+		e.Loop("start", "fix", "--shape", "tool", "--promise", "DONE", "-p", task)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		stops := e.StopHooks()
+		st := e.Status("fix")
+		if inst.Name == "copilot" && st.Status != "completed" && len(stops) > 1 && allBlocked(stops[:len(stops)-1]) {
+			t.Skipf("known bug: issue 16 items 1-2 — git-loop reads no message from Copilot CLI, so a promise-only loop "+
+				"cannot complete: each stop is sent back asking for the promise it cannot see (%d stops; loop %s at iteration %d: %s)",
+				len(stops), st.Status, st.Iteration, st.Reason)
+		}
+		if len(stops) != 1 || stops[0].Reason() != "" {
+			t.Errorf("the stop hook ran %d times; want once, letting the agent stop", len(stops))
+		}
+		if st.Status != "completed" || st.Iteration != 1 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 1", st.Status, st.Iteration, st.Reason)
+		}
+		e.Fsck()
+	})
+}
+
+// allBlocked reports whether the hook sent the agent back at each of stops.
+func allBlocked(stops []realagents.HookCall) bool {
+	for _, s := range stops {
+		if s.Reason() == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// The model fixes the bug, then writes its promise inside a fenced code block, where it
+// does not count: it is sent back, told so, and its plain promise completes the loop.
+func TestRealAgentPromiseInCode(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{
+			{Shell: realagents.FixCommand},
+			{Text: "Fixed. The promise:\n\n```\n<promise>DONE</promise>\n```"},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		})
+		e.InstallHooks()
+		startLoop(e)
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		stops := e.StopHooks()
+		st := e.Status("fix")
+		if inst.Name == "copilot" && st.Status == "completed" && st.Iteration == 1 && len(stops) == 1 {
+			t.Skip("known bug: issue 16 item 1 — git-loop reads no message from Copilot CLI, so the gates alone decide: " +
+				"the loop completes at iteration 1 though the promise was only quoted in code")
+		}
+		if len(stops) != 2 {
+			t.Fatalf("the stop hook ran %d times, want 2 (the promise in code, the plain one)", len(stops))
+		}
+		reason := strings.TrimSpace(stops[0].Reason())
+		if !strings.Contains(reason, "inside code") {
+			t.Errorf("the promise in code was not sent back saying so; the hook answered %s", stops[0].Answer)
+		}
+		if next := mainRequest(t, e, 0, 2); reason == "" || strings.TrimSpace(inst.Feedback(next.LastUser)) != reason {
+			t.Errorf("the block reason did not reach the model word for word:\nreason: %q\nnext user message: %q", reason, next.LastUser)
+		}
+		if st.Status != "completed" || st.Iteration != 2 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		e.Fsck()
+	})
+}
+
+// Claude Code runs a subagent (its Agent tool) that fixes the bug and claims done. The
+// subagent's stop (SubagentStop) must not advance or end the loop; the main session's stop,
+// with its own promise, completes it at iteration 1.
+func TestRealAgentClaudeSubagent(t *testing.T) {
+	inst := realagents.Require(t, "claude")
+	e := realagents.New(t, inst, builtGitLoop(t),
+		mockmodel.Script{
+			{Tool: "Agent", Input: map[string]any{"description": "Fix the subtraction", "prompt": "Fix Sub in calc/calc.go.",
+				"subagent_type": "general-purpose"}},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		},
+		mockmodel.Script{{Shell: realagents.FixCommand}, {Text: "Subagent: all fixed. <promise>DONE</promise>"}},
+	)
+	e.InstallHooks()
+	startLoop(e)
+	r := e.RunAgent(agentTimeout, task)
+	t.Logf("claude ran in %v", r.Took.Round(time.Millisecond))
+	if r.Code != 0 {
+		t.Errorf("claude exited %d", r.Code)
+	}
+	e.SavePayloads(payloadDir, "subagent")
+
+	var sub []realagents.HookCall
+	for _, h := range e.Hooks() {
+		if h.Event == "subagent-stop" {
+			sub = append(sub, h)
+		}
+	}
+	if len(sub) != 1 {
+		t.Fatalf("the SubagentStop hook ran %d times, want once", len(sub))
+	}
+	var p struct {
+		Event string `json:"hook_event_name"`
+		Agent string `json:"agent_id"`
+	}
+	sub[0].Decode(t, &p)
+	if p.Event != "SubagentStop" || p.Agent == "" {
+		t.Errorf("the subagent's payload is not a SubagentStop naming the subagent: %s", sub[0].Payload)
+	}
+	if strings.TrimSpace(sub[0].Answer) != "" {
+		t.Errorf("the SubagentStop hook answered %s, want nothing", sub[0].Answer)
+	}
+	if stops := e.StopHooks(); len(stops) != 1 || !strings.Contains(stops[0].Answer, "completed at iteration 1") {
+		t.Errorf("want the main session's one stop to complete the loop; its stops: %+v", stops)
+	}
+	if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 1 {
+		t.Errorf("loop %s at iteration %d (%s), want completed at iteration 1", st.Status, st.Iteration, st.Reason)
+	}
+	checkLog(t, e, "complete")
+	e.Fsck()
+}
+
+// The model claims done twice without fixing anything; the loop's limit is 2. The second
+// stop pauses the loop at its limit and lets the agent stop, which then exits.
+func TestRealAgentLimit(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "All fixed. <promise>DONE</promise>"}, {Text: "Really fixed. <promise>DONE</promise>"}})
+		e.InstallHooks()
+		startLoop(e, "--max-iterations", "2")
+		r := e.RunAgent(agentTimeout, task)
+		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+		if r.Code != 0 {
+			t.Errorf("%s exited %d", inst.Name, r.Code)
+		}
+		stops := e.StopHooks()
+		if len(stops) != 2 || stops[0].Reason() == "" || stops[1].Reason() != "" {
+			t.Errorf("want the first stop sent back and the second let through; the hook ran %d times", len(stops))
+		}
+		if st := e.Status("fix"); st.Status != "paused" || st.Iteration != 2 || !strings.Contains(st.Reason, "max iterations") {
+			t.Errorf("loop %s at iteration %d (%s), want paused at its limit, iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		checkLog(t, e, "continue", "pause")
+		e.Fsck()
+	})
+}

@@ -31,6 +31,7 @@ type tomlEntry struct {
 	valStart, valEnd int      // the value's bytes
 	kind             byte     // 's' string, 't' inline table, 'a' array, 'o' anything else
 	str              string   // a string value, decoded
+	raw              string   // the value as written
 	inline           bool     // defined inside an inline table
 }
 
@@ -291,6 +292,7 @@ func (s *tomlScanner) value(path []string, depth int, inline, record bool) error
 		}
 	}
 	e.valEnd = s.i
+	e.raw = string(s.b[e.valStart:e.valEnd])
 	if record {
 		s.doc.entries[idx] = e
 	}

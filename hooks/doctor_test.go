@@ -109,7 +109,7 @@ func TestCopilotTrustProblem(t *testing.T) {
 }
 
 func TestDoctor(t *testing.T) {
-	_, repo := doctorWorld(t)
+	home, repo := doctorWorld(t)
 	rep := Doctor(repo)
 	if !rep.OK || len(rep.Agents) != 5 {
 		t.Fatalf("nothing installed: %+v", rep)
@@ -161,10 +161,22 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 
+	// What the person does once, then everything runs.
+	writeString(t, filepath.Join(home, ".codex", "config.toml"),
+		readString(t, filepath.Join(home, ".codex", "config.toml"))+"\n[projects."+tomlQuote(repo)+"]\ntrust_level = \"trusted\"\n")
+	writeString(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+tomlQuote(repo)+`: "TRUST_FOLDER"}`)
+	writeString(t, filepath.Join(home, ".copilot", "config.json"), `{"trustedFolders": [`+tomlQuote(repo)+`]}`)
+	if rep = Doctor(repo); !rep.OK {
+		t.Errorf("not OK once trusted:\n%s", rep)
+	}
+
+	// A changed hook is no longer the one reviewed; git-loop on PATH is needed by all.
+	hooksJSON := filepath.Join(repo, ".codex", "hooks.json")
+	writeString(t, hooksJSON, strings.Replace(readString(t, hooksJSON), "600", "300", 1))
 	t.Setenv("PATH", t.TempDir())
 	rep = Doctor(repo)
-	if rep.OK || strings.Count(rep.String(), "git-loop is not on PATH") != 6 {
-		t.Errorf("without git-loop on PATH:\n%s", rep)
+	if rep.OK || !strings.Contains(rep.String(), "changed since it was reviewed") || strings.Count(rep.String(), "git-loop is not on PATH") != 6 {
+		t.Errorf("after the edit, without git-loop on PATH:\n%s", rep)
 	}
 	var back DoctorReport
 	b, _ := json.Marshal(rep)

@@ -282,7 +282,10 @@ func geminiTrustProblem(dir, home string) (Problem, bool) {
 			effective = filepath.Dir(rule)
 		case "TRUST_FOLDER", "DO_NOT_TRUST":
 		default:
-			continue
+			return Problem{
+				Why: fmt.Sprintf("Gemini CLI refuses to start: %s gives %s the trust level %q, not TRUST_FOLDER, TRUST_PARENT or DO_NOT_TRUST", path, rule, l),
+				Fix: "fix it by hand",
+			}, true
 		}
 		if within(where, physical(effective)) && len(rule) > longest {
 			level, longest = l, len(rule)

@@ -44,7 +44,7 @@ func TestGeminiTrustProblem(t *testing.T) {
 		{name: "the longest rule wins", folders: `{"ROOT": "TRUST_FOLDER", "REPO": "DO_NOT_TRUST"}`, bad: true},
 		{name: "the longest rule wins, the other way", folders: `{"ROOT": "DO_NOT_TRUST", "REPO": "TRUST_FOLDER"}`},
 		{name: "comments, as Gemini allows", folders: "// mine\n{\"REPO\": /* yes */ \"TRUST_FOLDER\"}"},
-		{name: "an unknown level is no rule", folders: `{"REPO": "MAYBE"}`, bad: true},
+		{name: "an unknown level, which Gemini refuses", folders: `{"ROOT": "TRUST_FOLDER", "REPO": "MAYBE"}`, bad: true},
 		{name: "folder trust off", settings: `{"security": {"folderTrust": {"enabled": false}}}`},
 		{name: "folder trust on", settings: `{"security": {"folderTrust": {"enabled": true}}}`, bad: true},
 		{name: "the environment trusts", env: map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}},

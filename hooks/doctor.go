@@ -184,7 +184,7 @@ func checkHookFile(agent, dir, home string, user bool, file string) (HookDoctor,
 // at dir or for the user.
 func codexProblems(dir, home string, user bool, install string) []Problem {
 	cfgPath := codexConfigFile(home)
-	_, cfg, err := readCodexConfig(cfgPath)
+	cfg, err := readCodexConfig(cfgPath)
 	if err != nil {
 		return []Problem{{Why: fmt.Sprintf("Codex cannot start with this configuration: %v", err), Fix: "fix " + cfgPath + " by hand"}}
 	}

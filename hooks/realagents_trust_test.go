@@ -187,7 +187,7 @@ func tailString(s string, n int) string {
 	return s
 }
 
-// projectRuns is doctor's verdict on agent's hook of scope in dir ("" when none is found).
+// doctorVerdict is doctor's verdict on agent's hook of scope in dir ("" when none is found).
 func doctorVerdict(dir, agent, scope string) string {
 	for _, a := range Doctor(dir).Agents {
 		for _, h := range a.Hooks {

@@ -39,7 +39,7 @@ import (
 // "matcher" only for events that use one (Stop does not: its matcher is dropped). Fields
 // that are null are left out. That object is written as compact JSON with every object's
 // keys sorted, as serde_json writes it, and hashed with SHA-256: "sha256:" and the hex
-// digest. Checked against the real codex app-server in TestCodexHookHashMatchesCodex.
+// digest. Checked against the real codex app-server in TestCodexReviewsMatchCodex.
 //
 // In a linked worktree Codex reads a project's hooks not from the worktree's own .codex/
 // but from the main checkout's .codex/ (at the same place in the tree), and only when the
@@ -270,16 +270,16 @@ func codexProjectTrust(cfg tomlDoc, dir, mainCheckout string) (level, key string
 }
 
 // readCodexConfig reads and scans config.toml; a missing file is an empty one.
-func readCodexConfig(path string) ([]byte, tomlDoc, error) {
-	doc, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, tomlDoc{}, fmt.Errorf("hooks: read Codex's configuration: %w", err)
+func readCodexConfig(path string) (tomlDoc, error) {
+	doc, err := readIfExists(path)
+	if err != nil {
+		return tomlDoc{}, fmt.Errorf("hooks: read Codex's configuration: %w", err)
 	}
 	d, err := scanTOML(doc)
 	if err != nil {
-		return doc, d, fmt.Errorf("hooks: %s: %w", path, err)
+		return d, fmt.Errorf("hooks: %s: %w", path, err)
 	}
-	return doc, d, nil
+	return d, nil
 }
 
 // codexReviewProblem says why Codex would not run the hook ref by what config records of

@@ -327,7 +327,10 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"},
 				&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "$XDG_DATA_HOME/man/man1, else ~/.local/share/man/man1"},
 			},
-			Description: "AGENT is claude, codex, gemini, cursor or copilot. `man` installs the manual page instead, " +
+			Description: "AGENT is claude, codex, gemini, cursor or copilot. For codex it also records the hook's review in " +
+				"$CODEX_HOME/config.toml, as Codex's /hooks does (Codex skips a hook until then). It says what else keeps " +
+				"the agent from running the hook (a project or folder the agent does not trust), with the fix; " +
+				"`git loop doctor` checks again later. `man` installs the manual page instead, " +
 				"for `man git-loop` and `git loop --help` (always the user's, so --user changes nothing); " +
 				"it says how to make man find the page when man does not search its directory.",
 			Action: func(c *cli.Context) error {
@@ -351,6 +354,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				return err
 			},
 		},
+		doctorCommand(out),
 		initCommand(out),
 		scoreCommand(out),
 		&cli.Command{

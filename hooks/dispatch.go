@@ -33,11 +33,14 @@ func Run(ctx context.Context, agent, event string, io Streams) int {
 
 // Install writes agent's hook configuration (claude, codex, gemini, cursor or copilot),
 // merging with what is there: the project's (in dir) or, with user, the user's. For Claude
-// Code it also adds the /git-loop slash command to the project (InstallSlashCommand).
+// Code it also adds the /git-loop slash command to the project (InstallSlashCommand). Then
+// it readies the hooks to run (readyToRun): for Codex it records their review; for every
+// agent it says what else the person must do once before the agent runs them.
 func Install(agent, dir string, user bool) ([]InstallResult, error) {
 	out, err := install(agent, dir, user)
 	if err == nil && len(out) > 0 {
 		out[0].Note = doubleInstallNote(agent, dir, user, out[0].Path)
+		out, err = readyToRun(agent, dir, user, out)
 	}
 	return out, err
 }

@@ -52,6 +52,9 @@ type InstallResult struct {
 	// Note warns of git-loop's hooks found in another of the agent's files too (project and
 	// user): the agent runs both, so each stop would be judged twice.
 	Note string
+	// Blocked says what still keeps the agent from running the hooks (a folder it does not
+	// trust, say), each with its fix.
+	Blocked []string
 }
 
 // Changed reports whether the install wrote anything.
@@ -74,6 +77,9 @@ func (r InstallResult) String() string {
 	}
 	if r.Note != "" {
 		b.WriteString("note: " + r.Note + "\n")
+	}
+	for _, s := range r.Blocked {
+		b.WriteString(s + "\n")
 	}
 	return b.String()
 }

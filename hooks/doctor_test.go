@@ -1,0 +1,238 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// doctorWorld is a throwaway home (the agents' user files) and a git repository, with a
+// git-loop on PATH for the hook commands to find.
+func doctorWorld(t *testing.T) (home, repo string) {
+	root := physical(t.TempDir())
+	home, repo = filepath.Join(root, "home"), filepath.Join(root, "repo")
+	bin := filepath.Join(root, "bin")
+	writeString(t, filepath.Join(bin, "git-loop"), "#!/bin/sh\nexit 0\n")
+	if err := os.Chmod(filepath.Join(bin, "git-loop"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"CODEX_HOME", "COPILOT_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+		"GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "COPILOT_ALLOW_ALL"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	git(t, root, "init", "-q", repo)
+	return home, repo
+}
+
+func TestGeminiTrustProblem(t *testing.T) {
+	for _, tc := range []struct {
+		name, folders, settings string
+		env                     map[string]string
+		bad                     bool
+	}{
+		{name: "no file", bad: true},
+		{name: "the folder", folders: `{"REPO": "TRUST_FOLDER"}`},
+		{name: "a parent folder", folders: `{"ROOT": "TRUST_FOLDER"}`},
+		{name: "TRUST_PARENT names a child of the parent", folders: `{"REPO/x": "TRUST_PARENT"}`},
+		{name: "TRUST_PARENT of the folder itself is its parent, which holds it", folders: `{"REPO": "TRUST_PARENT"}`},
+		{name: "a sibling", folders: `{"ROOT/other": "TRUST_FOLDER"}`, bad: true},
+		{name: "the longest rule wins", folders: `{"ROOT": "TRUST_FOLDER", "REPO": "DO_NOT_TRUST"}`, bad: true},
+		{name: "the longest rule wins, the other way", folders: `{"ROOT": "DO_NOT_TRUST", "REPO": "TRUST_FOLDER"}`},
+		{name: "comments, as Gemini allows", folders: "// mine\n{\"REPO\": /* yes */ \"TRUST_FOLDER\"}"},
+		{name: "an unknown level, which Gemini refuses", folders: `{"ROOT": "TRUST_FOLDER", "REPO": "MAYBE"}`, bad: true},
+		{name: "folder trust off", settings: `{"security": {"folderTrust": {"enabled": false}}}`},
+		{name: "folder trust on", settings: `{"security": {"folderTrust": {"enabled": true}}}`, bad: true},
+		{name: "the environment trusts", env: map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}},
+		{name: "the environment distrusts", folders: `{"REPO": "TRUST_FOLDER"}`, env: map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "false"}, bad: true},
+		{name: "restricted mode", folders: `{"REPO": "TRUST_FOLDER"}`, env: map[string]string{"GEMINI_RESTRICTED_MODE": "true"}, bad: true},
+		{name: "the file's place from the environment", env: map[string]string{"GEMINI_CLI_TRUSTED_FOLDERS_PATH": "ROOT/tf.json"}, folders: `{"REPO": "TRUST_FOLDER"}`},
+		{name: "an unreadable file", folders: `{"REPO": `, bad: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, repo := doctorWorld(t)
+			root := filepath.Dir(repo)
+			fill := func(s string) string { return strings.NewReplacer("ROOT", root, "REPO", repo).Replace(s) }
+			for k, v := range tc.env {
+				t.Setenv(k, fill(v))
+			}
+			if tc.folders != "" {
+				path := os.Getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+				if path == "" {
+					path = filepath.Join(home, ".gemini", "trustedFolders.json")
+				}
+				writeString(t, path, fill(tc.folders))
+			}
+			if tc.settings != "" {
+				writeString(t, filepath.Join(home, ".gemini", "settings.json"), tc.settings)
+			}
+			p, bad := geminiTrustProblem(repo, home)
+			if bad != tc.bad {
+				t.Errorf("bad = %v (%+v), want %v", bad, p, tc.bad)
+			}
+			if bad && (p.Why == "" || p.Fix == "") {
+				t.Errorf("a problem without why or fix: %+v", p)
+			}
+		})
+	}
+}
+
+func TestCopilotTrustProblem(t *testing.T) {
+	for _, tc := range []struct {
+		name, config, allowAll string
+		bad                    bool
+	}{
+		{name: "no config", bad: true},
+		{name: "the folder", config: `{"trustedFolders": ["REPO"]}`},
+		{name: "a parent", config: `{"trustedFolders": ["ROOT"]}`},
+		{name: "a sibling", config: `{"trustedFolders": ["ROOT/other", "REPO-x"]}`, bad: true},
+		{name: "the comments Copilot writes", config: "// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  \"trustedFolders\": [\n    \"REPO\"\n  ]\n}\n"},
+		{name: "COPILOT_ALLOW_ALL=true", allowAll: "true"},
+		{name: "COPILOT_ALLOW_ALL=1 allows tools, trusts nothing", allowAll: "1", bad: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, repo := doctorWorld(t)
+			fill := strings.NewReplacer("ROOT", filepath.Dir(repo), "REPO", repo).Replace
+			if tc.config != "" {
+				writeString(t, filepath.Join(home, ".copilot", "config.json"), fill(tc.config))
+			}
+			t.Setenv("COPILOT_ALLOW_ALL", tc.allowAll)
+			if p, bad := copilotTrustProblem(repo, home); bad != tc.bad {
+				t.Errorf("bad = %v (%+v), want %v", bad, p, tc.bad)
+			}
+		})
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	home, repo := doctorWorld(t)
+	rep := Doctor(repo)
+	if !rep.OK || len(rep.Agents) != 5 {
+		t.Fatalf("nothing installed: %+v", rep)
+	}
+	for _, a := range rep.Agents {
+		if len(a.Hooks) != 0 || a.Install != "git loop install "+a.Agent {
+			t.Errorf("nothing installed, yet %+v", a)
+		}
+	}
+	for _, agent := range []string{"claude", "codex", "gemini", "cursor", "copilot"} {
+		if _, err := Install(agent, repo, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Install("copilot", repo, true); err != nil {
+		t.Fatal(err)
+	}
+	rep = Doctor(repo)
+	runs := map[string]bool{}
+	for _, a := range rep.Agents {
+		for _, h := range a.Hooks {
+			runs[a.Agent+" "+h.Scope] = h.Runs
+			if h.Runs != (len(h.Problems) == 0) {
+				t.Errorf("%s %s: runs %v with problems %+v", a.Agent, h.Scope, h.Runs, h.Problems)
+			}
+		}
+	}
+	want := map[string]bool{"claude project": true, "codex project": false, "gemini project": false, "cursor project": true,
+		"copilot project": false, "copilot user": true}
+	if len(runs) != len(want) {
+		t.Errorf("hooks found: %v, want %v", runs, want)
+	}
+	for k, v := range want {
+		if runs[k] != v {
+			t.Errorf("%s runs = %v, want %v", k, runs[k], v)
+		}
+	}
+	if rep.OK {
+		t.Error("OK with hooks that will not run")
+	}
+	text := rep.String()
+	for _, s := range []string{
+		"Codex does not trust " + repo + " yet", "codex exec --trust",
+		"Gemini CLI runs a project's hooks only in a trusted folder", `"TRUST_FOLDER"`,
+		"--trust-folder", "each stop is judged twice",
+	} {
+		if !strings.Contains(text, s) {
+			t.Errorf("the report does not say %q:\n%s", s, text)
+		}
+	}
+
+	// What the person does once, then everything runs.
+	writeString(t, filepath.Join(home, ".codex", "config.toml"),
+		readString(t, filepath.Join(home, ".codex", "config.toml"))+"\n[projects."+tomlQuote(repo)+"]\ntrust_level = \"trusted\"\n")
+	writeString(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+tomlQuote(repo)+`: "TRUST_FOLDER"}`)
+	writeString(t, filepath.Join(home, ".copilot", "config.json"), `{"trustedFolders": [`+tomlQuote(repo)+`]}`)
+	if rep = Doctor(repo); !rep.OK {
+		t.Errorf("not OK once trusted:\n%s", rep)
+	}
+
+	// A changed hook is no longer the one reviewed; git-loop on PATH is needed by all.
+	hooksJSON := filepath.Join(repo, ".codex", "hooks.json")
+	writeString(t, hooksJSON, strings.Replace(readString(t, hooksJSON), "600", "300", 1))
+	t.Setenv("PATH", t.TempDir())
+	rep = Doctor(repo)
+	if rep.OK || !strings.Contains(rep.String(), "changed since it was reviewed") || strings.Count(rep.String(), "git-loop is not on PATH") != 6 {
+		t.Errorf("after the edit, without git-loop on PATH:\n%s", rep)
+	}
+	var back DoctorReport
+	b, _ := json.Marshal(rep)
+	if err := json.Unmarshal(b, &back); err != nil || back.String() != rep.String() {
+		t.Errorf("JSON round trip: %v\n%s", err, b)
+	}
+}
+
+func TestDoctorOutsideAWorktree(t *testing.T) {
+	home, _ := doctorWorld(t)
+	if _, err := Install("gemini", "", true); err != nil {
+		t.Fatal(err)
+	}
+	rep := Doctor("")
+	if !rep.OK || !strings.HasPrefix(rep.String(), "not in a git worktree: only the user's hooks were checked\n") {
+		t.Errorf("%s", rep)
+	}
+	if !strings.Contains(rep.String(), "Gemini CLI: user hook "+filepath.Join(home, ".gemini", "settings.json")+" runs") ||
+		!strings.Contains(rep.String(), "(git loop install codex --user)") {
+		t.Errorf("%s", rep)
+	}
+}
+
+func TestStripJSONComments(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": 1}`:                        `{"a": 1}`,
+		"// c\n{\"a\": 1} // d":           "    \n{\"a\": 1}     ",
+		`{"a": "// not /* a comment */"}`: `{"a": "// not /* a comment */"}`,
+		`{"a\"//": /* x */ 1}`:            `{"a\"//":         1}`,
+		"{/* a\nb */}":                    "{    \n    }",
+		"{} /* open":                      "{}        ",
+	} {
+		if got := string(stripJSONComments([]byte(in))); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzStripJSONComments: the result is as long as the input with its newlines where they
+// were, JSON (which has no comments) comes back unchanged, and nothing panics.
+func FuzzStripJSONComments(f *testing.F) {
+	for _, s := range []string{`{"a": 1}`, "// c\n{}", `{"a": "/*"} /* b */`, `"\\"//`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		out := stripJSONComments(doc)
+		if len(out) != len(doc) {
+			t.Fatalf("length %d, want %d", len(out), len(doc))
+		}
+		for i := range doc {
+			if (doc[i] == '\n') != (out[i] == '\n') {
+				t.Fatalf("newline moved at %d: %q -> %q", i, doc, out)
+			}
+		}
+		if json.Valid(doc) && !bytes.Equal(out, doc) { // comments are never valid JSON
+			t.Fatalf("JSON changed: %q -> %q", doc, out)
+		}
+	})
+}

@@ -1,0 +1,37 @@
+package hooks
+
+import (
+	"fmt"
+	"os"
+)
+
+// readyToRun finishes an install of agent's hooks, out[0] being the hook file written: for
+// Codex it records git-loop's hooks as reviewed in $CODEX_HOME/config.toml, as Codex's
+// /hooks review does (Codex skips a hook until then); then it says, in Blocked, what
+// still keeps the agent from running the hooks (a folder the agent does not trust, say),
+// each with its fix, after the last result.
+func readyToRun(agent, dir string, user bool, out []InstallResult) ([]InstallResult, error) {
+	home, _ := os.UserHomeDir()
+	if agent == "codex" {
+		file := codexUserHooks(home)
+		if !user {
+			file, _ = codexProjectHooks(dir)
+		}
+		if doc, err := readIfExists(file); err == nil && doc != nil {
+			if refs, err := codexGitLoopHooks(doc, file); err == nil && len(refs) > 0 {
+				res, err := recordCodexReviews(codexConfigFile(home), refs)
+				if err != nil {
+					return out, err
+				}
+				out = append(out, res)
+			}
+		}
+	}
+	if hd, ok := checkHookFile(agent, dir, home, user, out[0].Path); ok {
+		for _, p := range hd.Problems {
+			last := &out[len(out)-1]
+			last.Blocked = append(last.Blocked, fmt.Sprintf("%s will not run it yet: %s; fix: %s", productOf(agent), p.Why, p.Fix))
+		}
+	}
+	return out, nil
+}

@@ -149,14 +149,17 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		c.HideHelpCommand = true
 	}
 	return &cli.App{
-		Name:            "git-loop",
-		Usage:           "keep an AI coding agent working until the work is verifiably done, with the loop stored in git",
-		Reader:          stdin,
-		Writer:          stdout,
-		ErrWriter:       stderr,
-		HideVersion:     true,
-		Commands:        cmds,
-		HideHelpCommand: false,
+		Name:  "git-loop",
+		Usage: "keep an AI coding agent working until the work is verifiably done, with the loop stored in git",
+		// A promise or a gate's command may hold commas: every value of a repeatable flag is
+		// one value, as git's own repeatable options are.
+		DisableSliceFlagSeparator: true,
+		Reader:                    stdin,
+		Writer:                    stdout,
+		ErrWriter:                 stderr,
+		HideVersion:               true,
+		Commands:                  cmds,
+		HideHelpCommand:           false,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError{msg: fmt.Sprintf("unknown command %q; see `git loop help`", c.Args().First())}

@@ -1,9 +1,9 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -43,6 +43,10 @@ func parseSlashStart(c *cli.Context) (loop.StartOptions, error) {
 	if err != nil {
 		return loop.StartOptions{}, err
 	}
+	text, ok := cutSlashEnd(text)
+	if !ok {
+		return loop.StartOptions{}, usageError{msg: fmt.Sprintf("%v: they were cut short, so no loop was started: a line of three backquotes (```) ends Claude Code's command block, and a line GIT_LOOP_ARGS its here-document; indent such lines, or write the task to a file and run `git loop start --prompt-file FILE`", hooks.ErrSlashArgs)}
+	}
 	flags := slashFlags()
 	known := map[string]bool{}
 	for _, f := range flags {
@@ -59,34 +63,48 @@ func parseSlashStart(c *cli.Context) (loop.StartOptions, error) {
 		printSlashHelp(c.App.Writer, flags)
 		return loop.StartOptions{}, usageError{msg: "no loop was started: --help shows the /git-loop usage above; run /git-loop with a task"}
 	}
-	set := flag.NewFlagSet("/git-loop", flag.ContinueOnError)
-	set.SetOutput(io.Discard)
-	for _, f := range flags {
-		if err := f.Apply(set); err != nil {
-			return loop.StartOptions{}, err
-		}
-	}
-	if err := set.Parse(args.Flags); err != nil {
-		return loop.StartOptions{}, usageError{msg: fmt.Sprintf("%v: %s; /git-loop --help lists the options", hooks.ErrSlashArgs, flagMessage(err.Error()))}
-	}
-	if args.Prompt != "" {
-		if set.Lookup("prompt").Value.String() != "" {
-			return loop.StartOptions{}, usageError{msg: fmt.Sprintf("%v: give the task as words or with -p, not both", hooks.ErrSlashArgs)}
-		}
-		if err := set.Set("prompt", args.Prompt); err != nil {
-			return loop.StartOptions{}, err
-		}
-	}
-	sc := cli.NewContext(c.App, set, c)
-	opts, err := parseStart(sc)
-	if err != nil {
+	// The options go through a small app of start's flags, so that they parse exactly as
+	// start's do (a comma in a --promise is no separator there either).
+	var opts loop.StartOptions
+	sub := &cli.App{Name: "/git-loop", Flags: flags, HideHelp: true, HideVersion: true, DisableSliceFlagSeparator: true,
+		Reader: c.App.Reader, Writer: io.Discard, ErrWriter: io.Discard, ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError{msg: fmt.Sprintf("%v: %s; /git-loop --help lists the options", hooks.ErrSlashArgs, flagMessage(err.Error()))}
+		},
+		Action: func(sc *cli.Context) error {
+			if args.Prompt != "" {
+				if sc.String("prompt") != "" {
+					return usageError{msg: fmt.Sprintf("%v: give the task as words or with -p, not both", hooks.ErrSlashArgs)}
+				}
+				if err := sc.Set("prompt", args.Prompt); err != nil {
+					return err
+				}
+			}
+			var err error
+			if opts, err = parseStart(sc); err != nil {
+				return err
+			}
+			opts.Name = sc.String("name")
+			if !sc.IsSet("session") && c.String("session") != "" {
+				opts.Session = c.String("session")
+			}
+			return nil
+		}}
+	if err := sub.Run(append([]string{"/git-loop"}, args.Flags...)); err != nil {
 		return opts, err
 	}
-	opts.Name = sc.String("name")
-	if !sc.IsSet("session") && c.String("session") != "" {
-		opts.Session = c.String("session")
-	}
 	return opts, nil
+}
+
+// cutSlashEnd removes the line hooks.SlashArgsEnd that ends whole arguments (and what
+// white space follows it), reporting whether it was there.
+func cutSlashEnd(text string) (string, bool) {
+	rest := strings.TrimRight(text, " \t\r\n")
+	body, ok := strings.CutSuffix(rest, hooks.SlashArgsEnd)
+	if !ok || (body != "" && !strings.HasSuffix(body, "\n")) {
+		return text, false
+	}
+	return body, true
 }
 
 // readSlashArgs reads the argument text, bounded as a prompt file is.

@@ -38,7 +38,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		Setup:               hermeticGit,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode, "gitdaemon": cmdGitDaemon, "suggested": cmdSuggested},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode, "gitdaemon": cmdGitDaemon, "suggested": cmdSuggested, "slashcommand": cmdSlashCommand},
 		RequireExplicitExec: false,
 		Condition:           scriptCondition,
 	})
@@ -119,6 +119,28 @@ func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
 	if err := ts.Exec("git-loop", words...); err != nil {
 		ts.Fatalf("suggested command `%s` failed: %v", m[1], err)
 	}
+}
+
+// slashBlock finds the block Claude Code runs in a command file, as Claude Code finds it:
+// from "```!" to the next "```".
+var slashBlock = regexp.MustCompile("```!\\s*\\n?([\\s\\S]*?)\\n?```")
+
+// cmdSlashCommand runs `slashcommand ARGSFILE`: what Claude Code does with
+// `/git-loop <the file's text>`: substitute the text for $ARGUMENTS (and a session id for
+// ${CLAUDE_SESSION_ID}) in .claude/commands/git-loop.md, then run the command block with
+// bash. Its exit status is not checked; its output is kept for stdout and stderr checks.
+func cmdSlashCommand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: slashcommand ARGSFILE")
+	}
+	md := ts.ReadFile(".claude/commands/git-loop.md")
+	md = strings.ReplaceAll(md, "$ARGUMENTS", strings.TrimSuffix(ts.ReadFile(args[0]), "\n"))
+	md = strings.ReplaceAll(md, "${CLAUDE_SESSION_ID}", "s1")
+	m := slashBlock.FindStringSubmatch(md)
+	if m == nil {
+		ts.Fatalf("slashcommand: no command block in git-loop.md")
+	}
+	ts.Exec("bash", "-c", m[1]) // the exit status is the block's; the script checks the output
 }
 
 var goEnvCache sync.Map

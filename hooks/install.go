@@ -666,6 +666,10 @@ func applyEdits(doc []byte, edits []textEdit) []byte {
 
 // --- the /git-loop slash command ---
 
+// SlashArgsEnd is the line the /git-loop command writes after the arguments it passes to
+// `git-loop start --slash-args=-`: without it, the arguments were cut short.
+const SlashArgsEnd = "GIT_LOOP_END_OF_ARGUMENTS"
+
 // SlashCommandName is the name of the slash command InstallSlashCommand writes. It is not
 // "loop": a project command of that name would hide Claude Code's own /loop.
 const SlashCommandName = "git-loop"
@@ -680,6 +684,11 @@ const SlashCommandName = "git-loop"
 // standard output too, so the model sees them and can show them. When ${CLAUDE_SESSION_ID} is
 // not substituted (older Claude Code) the shell expands it to nothing and git-loop falls back
 // to $CLAUDE_CODE_SESSION_ID.
+//
+// Claude Code substitutes $ARGUMENTS as text, so arguments holding a line of three
+// backquotes end the block early, and a line GIT_LOOP_ARGS ends the here-document early.
+// Either way the line SlashArgsEnd does not reach git-loop, which then refuses to start,
+// and "|| exit" keeps the shell from running what followed the early end as commands.
 const slashCommand = `---
 description: Start a git-loop loop on a task; the project's gates decide when it is done
 argument-hint: "TASK [--completion-promise TEXT] [--max-iterations N] [--gate NAME=CMD]"
@@ -688,8 +697,9 @@ disable-model-invocation: true
 ---
 
 ` + "```!" + `
-git-loop start --session="${CLAUDE_SESSION_ID}" --slash-args=- 2>&1 <<'GIT_LOOP_ARGS'
+git-loop start --session="${CLAUDE_SESSION_ID}" --slash-args=- 2>&1 <<'GIT_LOOP_ARGS' || exit
 $ARGUMENTS
+` + SlashArgsEnd + `
 GIT_LOOP_ARGS
 ` + "```" + `
 

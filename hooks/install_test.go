@@ -610,7 +610,7 @@ func TestInstallSlashCommand(t *testing.T) {
 	got := string(readFile(t, path))
 	for _, want := range []string{
 		"---\ndescription: ", "\nallowed-tools: Bash(git-loop start:*)\n", "\nargument-hint: \"TASK [--completion-promise TEXT] [--max-iterations N]",
-		"\n```!\ngit-loop start ", " --slash-args=- 2>&1 <<'GIT_LOOP_ARGS'\n$ARGUMENTS\nGIT_LOOP_ARGS\n```\n",
+		"\n```!\ngit-loop start ", " --slash-args=- 2>&1 <<'GIT_LOOP_ARGS' || exit\n$ARGUMENTS\n" + SlashArgsEnd + "\nGIT_LOOP_ARGS\n```\n",
 		"--session=\"${CLAUDE_SESSION_ID}\"", "show the user\nexactly what git-loop printed",
 	} {
 		if !strings.Contains(got, want) {
@@ -750,8 +750,8 @@ func TestSlashCommandShell(t *testing.T) {
 				if b = append(b, stderr.Bytes()...); bytes.Contains(b, []byte("INJECTED")) {
 					t.Fatalf("the shell ran part of the task:\n%s", b)
 				}
-				if got := string(readFile(t, out+".task")); got != tc.task+"\n" {
-					t.Errorf("task reached git-loop as %q, want %q", got, tc.task+"\n")
+				if got, want := string(readFile(t, out+".task")), tc.task+"\n"+SlashArgsEnd+"\n"; got != want {
+					t.Errorf("task reached git-loop as %q, want %q", got, want)
 				}
 				wantSession := tc.session
 				if wantSession == "${CLAUDE_SESSION_ID}" {

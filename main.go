@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,7 +53,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
 	args, agent, hasAgent := splitAgent(args)
 	args, err := flagsFirst(app.Commands, args)
-	if err == nil && !hasAgent {
+	if err == nil {
+		err = checkPromiseArgs(args)
+	}
+	if err == nil && !hasAgent && !asksHelp(args) {
 		err = missingCommand(args[1])
 	}
 	if err == nil {
@@ -90,6 +94,70 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// No signal handling here: the idle path must cost one process start. ClaudeStop sets it
 	// up once it knows a loop is active and gates will run.
 	return hooks.Run(context.Background(), args[0], args[1], hooks.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+}
+
+// version is git-loop's version as the Go toolchain recorded it: the module version of a
+// `go install …@v1.2.3`, else the commit a checkout was built from (when the build kept it).
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "-dirty"
+	}
+	return "devel " + rev
+}
+
+// asksHelp reports whether a command's arguments ask for its help (-h, --help), which run
+// and bisect answer without the command they otherwise need after "--".
+func asksHelp(args []string) bool {
+	for _, a := range args[min(2, len(args)):] {
+		if a == "-h" || a == "--help" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPromiseArgs refuses a --promise (or --completion-promise) that is not valid UTF-8
+// before the flag package sees it: urfave/cli hands such a value on with U+FFFD in place of
+// the bad bytes, and a promise no one typed would be recorded.
+func checkPromiseArgs(args []string) error {
+	for i, a := range args {
+		if a == "--" {
+			return nil
+		}
+		name, value, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || (name != "promise" && name != "completion-promise") {
+			continue
+		}
+		if !inline && i+1 < len(args) {
+			value = args[i+1]
+		}
+		if !utf8.ValidString(value) {
+			return usageError{msg: fmt.Sprintf("--%s %q is not valid UTF-8, so no agent message can hold it; retype the phrase", name, value)}
+		}
+	}
+	return nil
 }
 
 // readOnly names the commands that only read the loop: an interrupt may just end them, as it
@@ -157,7 +225,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Reader:                    stdin,
 		Writer:                    stdout,
 		ErrWriter:                 stderr,
-		HideVersion:               true,
+		Version:                   version(),
 		Commands:                  cmds,
 		HideHelpCommand:           false,
 		Action: func(c *cli.Context) error {
@@ -174,7 +242,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 
 func onUsageError(c *cli.Context, err error, _ bool) error {
 	help := "`git loop help`"
-	if c != nil && c.Command != nil && c.Command.Name != "" {
+	if c != nil && c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
 		help = "`git loop help " + c.Command.Name + "`"
 	}
 	return usageError{msg: flagMessage(err.Error()) + "; see " + help}

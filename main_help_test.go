@@ -64,3 +64,23 @@ func TestWrapText(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPromiseArgs: a promise that is not valid UTF-8 is refused before the flag package
+// turns its bad bytes into U+FFFD; everything else passes.
+func TestCheckPromiseArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		bad  bool
+	}{
+		{[]string{"git-loop", "start", "--promise", "ok\xff"}, true},
+		{[]string{"git-loop", "start", "--promise=ok\xff"}, true},
+		{[]string{"git-loop", "start", "--completion-promise", "\xc3"}, true},
+		{[]string{"git-loop", "start", "--promise", "x<y & é"}, false},
+		{[]string{"git-loop", "run", "--", "agent", "--promise", "\xff"}, false}, // the agent's own
+		{[]string{"git-loop", "start", "-p", "caf\xe9"}, false},
+	} {
+		if err := checkPromiseArgs(tc.args); (err != nil) != tc.bad {
+			t.Errorf("%q: %v, want refused %v", tc.args, err, tc.bad)
+		}
+	}
+}

@@ -15,6 +15,7 @@ func printShapeOf(out io.Writer, s *loop.Store, name string) error {
 	if err != nil {
 		return err
 	}
+	loop.PrintExit(out, cfg)
 	loop.PrintShape(out, cfg)
 	return nil
 }

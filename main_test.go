@@ -93,9 +93,9 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// suggestedCommand finds the command a pause names for going on: "continue with `git loop
-// …`" in the hook's answer, or "resume with a higher limit: `git loop …`" in a refusal.
-var suggestedCommand = regexp.MustCompile("(?:continue with|resume with a [^:`]*:) `(git loop [^`]+)`")
+// suggestedCommand finds the command a pause names for going on: the first `git loop resume
+// …` in the hook's answer or a refusal, or status's "continue:  git loop …" line.
+var suggestedCommand = regexp.MustCompile("`(git loop resume [^`]+)`|continue: +(git loop [^,\n]+)")
 
 // cmdSuggested runs `suggested`: the command that the previous command's output (stdout, then
 // stderr) names to go on from a pause, which must exist and succeed. Every pause names one,
@@ -106,18 +106,18 @@ func cmdSuggested(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var m []string
 	for _, out := range []string{ts.ReadFile("stdout"), ts.ReadFile("stderr")} {
-		if all := suggestedCommand.FindAllStringSubmatch(out, -1); len(all) > 0 {
-			m = all[len(all)-1]
+		if m = suggestedCommand.FindStringSubmatch(out); m != nil {
 			break
 		}
 	}
 	if m == nil {
 		ts.Fatalf("suggested: the output names no command to go on with")
 	}
-	words := strings.Fields(strings.TrimPrefix(m[1], "git loop "))
+	command := m[1] + m[2] // one of them matched
+	words := strings.Fields(strings.TrimPrefix(command, "git loop "))
 	ts.Logf("suggested: git-loop %s", strings.Join(words, " "))
 	if err := ts.Exec("git-loop", words...); err != nil {
-		ts.Fatalf("suggested command `%s` failed: %v", m[1], err)
+		ts.Fatalf("suggested command `%s` failed: %v", command, err)
 	}
 }
 

@@ -27,7 +27,7 @@ func (s *Store) Briefing(name, session string) (string, error) {
 	if st.Breakers.LastUnmet != "" {
 		fmt.Fprintf(&b, "Unmet at the last stop: %s.\n", st.Breakers.LastUnmet)
 	}
-	fmt.Fprintf(&b, "The loop completes when %s. Stopping earlier sends you back with what still fails.\n", completionTerms(cfg))
+	fmt.Fprintf(&b, "%s Stopping earlier sends you back with what still fails.\n", endSentence(cfg))
 	if cfg.Shape == ShapeColleague {
 		b.WriteString("It runs as a colleague: it pauses for a person after your plan (the first stop), after each stop, and before completing.\n")
 	}

@@ -225,6 +225,9 @@ func (s Settings) resolve() (Config, error) {
 		c.MaxIterations = *s.MaxIterations
 	}
 	if c.MaxIterations == 0 && !c.Unlimited {
+		if c.boundedOnly() {
+			return c, fmt.Errorf("%w: --max-iterations 0 means no limit, but a loop with no promise and no gate ends only at its limit: give a limit of 1 or more, or a promise or gate to end it", ErrConfig)
+		}
 		return c, fmt.Errorf("%w: a max of 0 iterations means no limit; confirm with --unlimited (or loop.unlimited = true)", ErrConfig)
 	}
 	if c.Unlimited {

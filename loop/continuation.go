@@ -71,6 +71,15 @@ func fence(s string) string {
 
 func needsSignal(cfg *Config) bool { return cfg.Exit == ExitBoth || cfg.Exit == ExitPromise }
 
+// endSentence says in one sentence what ends the loop: what completes it, or for a loop that
+// nothing completes, its iteration limit.
+func endSentence(cfg *Config) string {
+	if cfg.Exit == ExitLimit {
+		return "No promise or gate ends this loop: it runs until its iteration limit, whatever you write."
+	}
+	return fmt.Sprintf("The loop completes when %s.", completionTerms(cfg))
+}
+
 // completionTerms says in words what would complete the loop.
 func completionTerms(cfg *Config) string {
 	var gates []string

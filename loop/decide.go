@@ -101,7 +101,7 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	v.Unmet = unmet
 	for _, g := range failing {
 		if g.Status == GateBlocked { // exit 2: the gate says a person must act
-			return v.pause(cfg, next, fmt.Sprintf("gate %s is blocked and needs a person: %s", g.Name, firstLine(strings.TrimSpace(lastLines(g.Tail, 1)))))
+			return v.pause(cfg, next, fmt.Sprintf("gate %s is blocked and needs a person: %s (`git loop check` runs it again)", g.Name, gateLine(g)))
 		}
 	}
 	if len(unmet) == 0 {
@@ -153,7 +153,10 @@ func (v Verdict) pauseFor(cfg *Config, next State, reason, resume string) Verdic
 	v.Decision, v.Reason, v.State = DecidePause, reason, next
 	v.State.Status, v.State.Reason = StatusPaused, reason
 	v.ForAgent = "The loop is paused for a person to look at: " + reason + ". Stop here and summarise where things stand."
-	v.ForUser = fmt.Sprintf("loop %s paused at iteration %d: %s; inspect with `git loop status %s`, continue with `%s`", cfg.Name, next.Iteration, reason, cfg.Name, resume)
+	v.ForUser = fmt.Sprintf("loop %s paused at iteration %d: %s; inspect with `git loop status %s`", cfg.Name, next.Iteration, reason, cfg.Name)
+	if !strings.Contains(reason, "`"+resume+"`") { // a limit's reason names it already
+		v.ForUser += fmt.Sprintf(", continue with `%s`", resume)
+	}
 	return v
 }
 
@@ -207,8 +210,8 @@ func hardLimit(cfg *Config, next *State, obs Observation) (reason, resume string
 		resume = fmt.Sprintf("git loop resume %s --max-iterations %d", cfg.Name, next.MaxIterations*2)
 		return fmt.Sprintf("max iterations exceeded (%d); to go on, resume with a higher limit: `%s`", next.MaxIterations, resume), resume
 	}
-	if d := next.maxDuration(cfg); d > 0 && obs.At.Sub(next.StartedAt) > d {
-		resume = fmt.Sprintf("git loop resume %s --max-duration %s", cfg.Name, shortDuration(longerLimit(obs.At.Sub(next.StartedAt))))
+	if d := next.maxDuration(cfg); d > 0 && next.running(obs.At) > d {
+		resume = fmt.Sprintf("git loop resume %s --max-duration %s", cfg.Name, shortDuration(longerLimit(next.running(obs.At))))
 		return fmt.Sprintf("wall-clock limit reached (%s); to go on, resume with a longer one: `%s`", shortDuration(d), resume), resume
 	}
 	if budget := next.tokenBudget(cfg); budget > 0 && obs.Tokens > budget {

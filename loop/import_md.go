@@ -158,7 +158,7 @@ func takeMaxIterations(f *fields, im *Imported, key string) error {
 		return err
 	}
 	if n == 0 {
-		im.skip("%s: 0 (no limit in the %s): the new loop stops at git-loop's iteration limit (max iterations, above); pass --unlimited to run without one", key, im.Tool)
+		im.skip("%s: 0 (no limit in the %s): the new loop stops at git-loop's iteration limit (max iterations, above); with a promise or gate to end it, --unlimited runs it without one", key, im.Tool)
 		return nil
 	}
 	im.MaxIterations = &n

@@ -411,7 +411,7 @@ func (s *Store) SetStatusContext(ctx context.Context, name string, t Transition,
 			if err != nil {
 				return nil, err
 			}
-			if err := checkBudgets(cfg, &next, s.Now()); err != nil {
+			if err := checkBudgets(cfg, st); err != nil {
 				return nil, err
 			}
 			next.Breakers = Breakers{Trees: st.Breakers.Trees}

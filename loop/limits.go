@@ -59,10 +59,15 @@ func (r Raise) String() string {
 
 // checkBudgets refuses to resume a loop whose wall clock or token budget is spent: its next
 // stop would pause it again. The error names the resume that raises the limit.
-func checkBudgets(cfg *Config, st *State, now time.Time) error {
-	if d := st.maxDuration(cfg); d > 0 && now.Sub(st.StartedAt) > d {
+func checkBudgets(cfg *Config, st *State) error {
+	paused := st.PausedAt
+	if paused.IsZero() { // paused before git-loop noted when
+		paused = st.UpdatedAt
+	}
+	if ran := st.running(paused); st.maxDuration(cfg) > 0 && ran > st.maxDuration(cfg) { // time paused does not count
+		d := st.maxDuration(cfg)
 		return fmt.Errorf("%w: loop %q has run %s of its %s wall-clock limit; resume with a longer one: `git loop resume %s --max-duration %s`",
-			ErrLimit, st.Name, shortDuration(now.Sub(st.StartedAt)), shortDuration(d), st.Name, shortDuration(longerLimit(now.Sub(st.StartedAt))))
+			ErrLimit, st.Name, shortDuration(ran), shortDuration(d), st.Name, shortDuration(longerLimit(ran)))
 	}
 	if b := st.tokenBudget(cfg); b > 0 && st.Transcript != nil && st.Transcript.Tokens > b {
 		return fmt.Errorf("%w: loop %q has used %d of its %d tokens; resume with a higher budget: `git loop resume %s --token-budget %d`",

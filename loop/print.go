@@ -52,17 +52,26 @@ func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 		prompt += " …"
 	}
 	fmt.Fprintf(&b, "task:      %s\n", terminalSafe(prompt))
-	fmt.Fprintf(&b, "exit:      %s", terminalSafe(cfg.Exit))
-	for _, p := range cfg.Promises {
-		fmt.Fprintf(&b, ", promise %q", p)
-	}
-	fmt.Fprintln(&b)
+	PrintExit(&b, cfg)
 	for i, g := range cfg.Gates {
 		fmt.Fprintf(&b, "gate %d:    %s: %s%s\n", i+1, terminalSafe(g.Name), terminalSafe(g.Run), terminalSafe(gateConditions(g)))
 	}
 	PrintShape(&b, cfg)
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// PrintExit writes what ends a loop: its exit policy and promises, as typed (not escaped).
+func PrintExit(w io.Writer, cfg *Config) {
+	if cfg.Exit == ExitLimit {
+		fmt.Fprintf(w, "exit:      limit: no promise or gate ends this loop; it runs to its iteration limit\n")
+		return
+	}
+	fmt.Fprintf(w, "exit:      %s", terminalSafe(cfg.Exit))
+	for _, p := range cfg.Promises {
+		fmt.Fprintf(w, ", promise \"%s\"", terminalSafe(p))
+	}
+	fmt.Fprintln(w)
 }
 
 // PrintState writes st for a person, or as JSON. verb ("started", "paused"…) heads the line.
@@ -75,6 +84,9 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 	}
 	fmt.Fprintf(w, "loop:      %s\n", st.Name)
 	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, terminalSafe(st.Reason))
+	if st.Status == StatusPaused {
+		fmt.Fprintf(w, "continue:  %s, then tell the agent to go on\n", terminalSafe(ResumeCommand(st)))
+	}
 	fmt.Fprintf(w, "iteration: %s\n", formatIteration(st.Iteration, st.MaxIterations))
 	if st.Session != "" {
 		fmt.Fprintf(w, "session:   %s\n", terminalSafe(st.Session))

@@ -301,9 +301,6 @@ func PrintShape(w io.Writer, cfg *Config) {
 	if cfg.Spec.Shape != ShapeTool {
 		fmt.Fprintf(w, "advice:    the task would guide the agent better with %s (`git loop score` shows how)\n", missingHints(*cfg.Spec))
 	}
-	if cfg.boundedOnly() {
-		fmt.Fprintf(w, "exit:      no promise and no gate: the loop runs to its limit of %d iterations\n", cfg.MaxIterations)
-	}
 }
 
 // afterIteration names the checkpoint after iteration i: the plan after the first.

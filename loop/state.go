@@ -60,6 +60,31 @@ type State struct {
 	TokenBudget int64  `json:"token_budget,omitempty"`
 	// Blocks counts the blocks in a row the agent's own cap counts (see BlockCap).
 	Blocks int `json:"blocks,omitempty"`
+	// PausedAt is when the loop last became paused (zero while it runs), and Paused the
+	// time it spent paused before: the wall-clock limit counts the time it ran.
+	PausedAt time.Time     `json:"paused_at,omitzero"`
+	Paused   time.Duration `json:"paused_ns,omitempty"`
+}
+
+// timePaused keeps the paused time as s follows prev: it notes when a loop becomes paused
+// and, when it goes on, adds the time it was paused. Every state change goes through it
+// (Store.update), so no path that pauses or resumes a loop can forget it.
+func (s *State) timePaused(prev *State, now time.Time) {
+	switch {
+	case s.Status == StatusPaused && prev.Status != StatusPaused:
+		s.PausedAt = now
+	case s.Status != StatusPaused && prev.Status == StatusPaused:
+		if !prev.PausedAt.IsZero() && now.After(prev.PausedAt) {
+			s.Paused += now.Sub(prev.PausedAt)
+		}
+		s.PausedAt = time.Time{}
+	}
+}
+
+// running is how long the loop has run by now: since its start, less the time it was
+// paused.
+func (s *State) running(now time.Time) time.Duration {
+	return now.Sub(s.StartedAt) - s.Paused
 }
 
 // maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else

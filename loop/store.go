@@ -228,6 +228,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 		if err != nil || ch == nil {
 			return st, err
 		}
+		ch.state.timePaused(st, s.Now().UTC())
 		prov := s.trackHead(name, tip, st, ch)
 		commit, err := s.commitChange(tip, ch)
 		if err != nil {

@@ -60,6 +60,9 @@ type State struct {
 	TokenBudget int64  `json:"token_budget,omitempty"`
 	// Blocks counts the blocks in a row the agent's own cap counts (see BlockCap).
 	Blocks int `json:"blocks,omitempty"`
+	// LastStop is the last judged stop that named itself and the answer it got (see
+	// StopInput.StopID).
+	LastStop *StopAnswer `json:"last_stop,omitempty"`
 }
 
 // maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else

@@ -79,9 +79,9 @@ func CodexStop(ctx context.Context, io Streams) int {
 	if !readAgentPayload(io, "codex stop", "Stop", &in, codexAnswer) {
 		return 0
 	}
-	stop := agentStop{hook: "codex stop", dirs: []string{in.Cwd}, session: in.SessionID, codex: true}
-	if in.TranscriptPath != nil {
-		stop.transcript = *in.TranscriptPath // its rollout: the token budget and must-not commands
+	stop := agentStop{hook: "codex stop", dirs: []string{in.Cwd}, session: in.SessionID}
+	if in.TranscriptPath != nil { // its rollout: the token budget and must-not commands
+		stop.countTokens, stop.readCommands = codexCounter(*in.TranscriptPath), codexCommandReader(*in.TranscriptPath)
 	}
 	// A null or absent message (Codex sends null after an empty final answer) is "no
 	// message this turn": never a reason to let the gates alone decide.

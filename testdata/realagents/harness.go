@@ -410,7 +410,8 @@ func goEnv(name string) string {
 const SaveEnvVar = "GITLOOP_REAL_AGENTS_SAVE"
 
 // SavePayloads writes every hook payload of the run, when SaveEnvVar is 1, to
-// dir/AGENT/SCENARIO-NN-EVENT.json: the bytes the agent wrote, with the Env's temporary
+// dir/AGENT/SCENARIO-NN-EVENT.json, and the session logs of SessionLogs to
+// dir/AGENT/SCENARIO-session-N.jsonl: the bytes the agent wrote, with the Env's temporary
 // root (also in the dash-separated form Claude Code names its project directories by)
 // replaced by /tmp/git-loop-e2e.
 func (e *Env) SavePayloads(dir, scenario string) {
@@ -423,7 +424,8 @@ func (e *Env) SavePayloads(dir, scenario string) {
 		e.T.Fatal(err)
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, scenario+"-*.json"))
-	for _, f := range old {
+	logs, _ := filepath.Glob(filepath.Join(dir, scenario+"-session-*.jsonl"))
+	for _, f := range append(old, logs...) {
 		os.Remove(f)
 	}
 	const placeholder = "/tmp/git-loop-e2e"
@@ -434,4 +436,42 @@ func (e *Env) SavePayloads(dir, scenario string) {
 			e.T.Fatal(err)
 		}
 	}
+	for i, log := range e.SessionLogs() {
+		b, err := os.ReadFile(log)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		name := fmt.Sprintf("%s-session-%d.jsonl", scenario, i+1)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(r.Replace(string(b))), 0o666); err != nil {
+			e.T.Fatal(err)
+		}
+	}
+}
+
+// SessionLogs are the session logs the agent wrote that git-loop reads and the hook
+// payloads do not already hold: Copilot CLI's events.jsonl files (one per session, in the
+// order the sessions began), for the fixtures of its reader.
+func (e *Env) SessionLogs() []string {
+	e.T.Helper()
+	if e.Agent.Name != "copilot" {
+		return nil
+	}
+	logs, err := filepath.Glob(filepath.Join(e.Home, ".copilot", "session-state", "*", "events.jsonl"))
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	began := map[string]string{} // the start time of the session.start event on a log's first line
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		line, _, _ := bytes.Cut(b, []byte("\n"))
+		var start struct {
+			Data struct {
+				StartTime string `json:"startTime"`
+			} `json:"data"`
+		}
+		json.Unmarshal(line, &start)
+		began[l] = start.Data.StartTime // ISO 8601 in UTC: sorts as text
+	}
+	sort.SliceStable(logs, func(i, j int) bool { return began[logs[i]] < began[logs[j]] })
+	return logs
 }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/git-loop/git-loop/loop"
 )
@@ -60,15 +63,20 @@ type CursorResponseInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// CopilotStopInput is Copilot CLI's agentStop payload (camelCase; the snake_case spelling
-// some versions use is accepted too). It carries no message.
+// CopilotStopInput is Copilot CLI's agentStop payload (camelCase, but for stop_hook_active;
+// the other spelling of each field, which some versions use, is accepted too). It carries no
+// message: the session log transcriptPath names holds it (see copilot.go).
 type CopilotStopInput struct {
 	SessionID      string `json:"sessionId"`
 	SessionIDSnake string `json:"session_id"`
-	Timestamp      any    `json:"timestamp"` // a number or a string, depending on the version
-	Cwd            string `json:"cwd"`
-	StopReason     string `json:"stopReason"`
-	StopReasonSnk  string `json:"stop_reason"`
+	// Timestamp is when the stop happened, in milliseconds (a number; a string in some
+	// versions). The session log's hook.start event of this stop has it too.
+	Timestamp           json.RawMessage `json:"timestamp"`
+	Cwd                 string          `json:"cwd"`
+	TranscriptPath      string          `json:"transcriptPath"`
+	TranscriptPathSnake string          `json:"transcript_path"`
+	StopReason          string          `json:"stopReason"`
+	StopReasonSnk       string          `json:"stop_reason"`
 }
 
 // CodexStop answers Codex CLI's Stop hook: {"decision":"block","reason":…} to continue,
@@ -220,9 +228,10 @@ func CursorAfterResponse(io Streams) int {
 }
 
 // CopilotAgentStop answers Copilot CLI's agentStop hook: {"decision":"block","reason":…}
-// to continue. No message arrives, so a promise cannot be seen and the gates decide (the
-// continuation says so). A stop the person asked for (a stop reason naming an abort,
-// cancel or interrupt) is not judged.
+// to continue. The payload carries no message: what the agent said this turn, the tokens and
+// the shell commands are read from the session log it names (transcriptPath); without one
+// a promise cannot be seen and the gates decide (the continuation says so). A stop the
+// person asked for (a stop reason naming an abort, cancel or interrupt) is not judged.
 func CopilotAgentStop(ctx context.Context, io Streams) int {
 	var in CopilotStopInput
 	if !readAgentPayload(io, "copilot agent-stop", "agentStop", &in, copilotAnswer) {
@@ -232,7 +241,27 @@ func CopilotAgentStop(ctx context.Context, io Streams) int {
 	if personStopped(reason) {
 		return 0
 	}
+	log := firstNonEmpty(in.TranscriptPath, in.TranscriptPathSnake)
 	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session}
+	if log != "" {
+		// Read once a loop is found, after the log has caught up with this stop.
+		caughtUp := sync.OnceFunc(func() {
+			awaitCopilotStop(log, in.Timestamp, int(copilotLogWait/copilotLogPoll), func() { time.Sleep(copilotLogPoll) })
+		})
+		stop.thisTurn = func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
+			caughtUp()
+			return copilotThisTurn(log, prev, io.Stderr)
+		}
+		count, commands := copilotCounter(log), copilotCommandReader(log)
+		stop.countTokens = func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
+			caughtUp()
+			return count(prev)
+		}
+		stop.readCommands = func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
+			caughtUp()
+			return commands(prev)
+		}
+	}
 	return runStop(ctx, io, stop, copilotAnswer)
 }
 

@@ -77,6 +77,10 @@ type CopilotStopInput struct {
 	TranscriptPathSnake string          `json:"transcript_path"`
 	StopReason          string          `json:"stopReason"`
 	StopReasonSnk       string          `json:"stop_reason"`
+	// StopHookActive is true when the stop follows a block (Copilot CLI 1.0.102 spells it
+	// in snake_case).
+	StopHookActive      bool `json:"stop_hook_active"`
+	StopHookActiveCamel bool `json:"stopHookActive"`
 }
 
 // CodexStop answers Codex CLI's Stop hook: {"decision":"block","reason":…} to continue,
@@ -242,7 +246,9 @@ func CopilotAgentStop(ctx context.Context, io Streams) int {
 		return 0
 	}
 	log := firstNonEmpty(in.TranscriptPath, in.TranscriptPathSnake)
-	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session}
+	active := in.StopHookActive || in.StopHookActiveCamel
+	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session,
+		capOf: func() loop.BlockCap { return copilotBlockCap(active) }}
 	if log != "" {
 		// Read once a loop is found, after the log has caught up with this stop.
 		caughtUp := sync.OnceFunc(func() {

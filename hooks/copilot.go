@@ -338,3 +338,13 @@ func copilotCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMar
 func copilotCommandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
 	return markedCommands(path, CopilotCommandsFrom)
 }
+
+// copilotBlockCap is Copilot CLI's cap: it honours 8 blocks in a row, tool runs in between or
+// not (measured with 1.0.102: a model running a command before each answer was let go at the
+// 9th block just as one that never acts), then ends the turn and exits 0, saying so only in
+// its own log. stop_hook_active is false on a turn's first stop and true on every stop after
+// a block. Nothing is known to change the cap.
+func copilotBlockCap(stopHookActive bool) loop.BlockCap {
+	acted := false
+	return loop.BlockCap{Limit: defaultBlockCap, Agent: "Copilot CLI", Continued: stopHookActive, Acted: &acted}
+}

@@ -348,6 +348,42 @@ func TestAwaitCopilotStop(t *testing.T) {
 	}
 }
 
+// TestCopilotBlockCapPayloads: in the payloads of the real block-cap run, Copilot CLI sent
+// stop_hook_active false at the first stop and true at each of the eight after a block;
+// counted as the cap counts them, the 9th stop is the one whose block it would not honour.
+func TestCopilotBlockCapPayloads(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(copilotLogs, "block-cap-*-agent-stop.json"))
+	if err != nil || len(files) != 9 {
+		t.Fatalf("%d block-cap payloads (%v), want 9", len(files), err)
+	}
+	st := &loop.State{}
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in CopilotStopInput
+		if err := readPayload(bytes.NewReader(data), "agentStop", &in); err != nil {
+			t.Fatal(err)
+		}
+		if in.StopHookActive != (i > 0) {
+			t.Errorf("%s: stop_hook_active %v", filepath.Base(f), in.StopHookActive)
+		}
+		c := copilotBlockCap(in.StopHookActive)
+		if c.Limit != 8 || c.Agent != "Copilot CLI" || c.Acted == nil || *c.Acted {
+			t.Fatalf("cap %+v: want 8 blocks in a row, every block counted", c)
+		}
+		if c.Continued {
+			st.Blocks++
+		} else {
+			st.Blocks = 1
+		}
+		if over := st.Blocks > c.Limit; over != (i == 8) {
+			t.Errorf("stop %d: over the cap %v", i+1, over)
+		}
+	}
+}
+
 // FuzzCopilotLog: on any bytes, the backwards search finds what a forward reading finds, with
 // any chunk size; usage and commands read in pieces, cut anywhere, add up to one read of the
 // whole.

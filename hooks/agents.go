@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -70,7 +71,7 @@ type CopilotStopInput struct {
 	SessionID      string `json:"sessionId"`
 	SessionIDSnake string `json:"session_id"`
 	// Timestamp is when the stop happened, in milliseconds (a number; a string in some
-	// versions). The session log's hook.start event of this stop has it too.
+	// versions): with the session, it names the stop.
 	Timestamp           json.RawMessage `json:"timestamp"`
 	Cwd                 string          `json:"cwd"`
 	TranscriptPath      string          `json:"transcriptPath"`
@@ -236,6 +237,8 @@ func CursorAfterResponse(io Streams) int {
 // the shell commands are read from the session log it names (transcriptPath); without one
 // a promise cannot be seen and the gates decide (the continuation says so). A stop the
 // person asked for (a stop reason naming an abort, cancel or interrupt) is not judged.
+// Copilot runs every installed copy of the hook on each stop: the session and timestamp
+// name the stop, so that it is judged once and every copy answers alike.
 func CopilotAgentStop(ctx context.Context, io Streams) int {
 	var in CopilotStopInput
 	if !readAgentPayload(io, "copilot agent-stop", "agentStop", &in, copilotAnswer) {
@@ -247,7 +250,7 @@ func CopilotAgentStop(ctx context.Context, io Streams) int {
 	}
 	log := firstNonEmpty(in.TranscriptPath, in.TranscriptPathSnake)
 	active := in.StopHookActive || in.StopHookActiveCamel
-	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session,
+	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session, stopID: copilotStopID(session, in.Timestamp),
 		capOf: func() loop.BlockCap { return copilotBlockCap(active) }}
 	if log != "" {
 		// Read once a loop is found, after the log has caught up with this stop.
@@ -269,6 +272,16 @@ func CopilotAgentStop(ctx context.Context, io Streams) int {
 		}
 	}
 	return runStop(ctx, io, stop, copilotAnswer)
+}
+
+// copilotStopID names one stop of a Copilot session: the session and the stop's timestamp
+// as the payload wrote it. "" (no identity: every call is judged) without either.
+func copilotStopID(session string, timestamp json.RawMessage) string {
+	ts := string(bytes.TrimSpace(timestamp))
+	if session == "" || ts == "" || ts == "null" || ts == `""` {
+		return ""
+	}
+	return "copilot:" + session + "@" + ts
 }
 
 var copilotAnswer = stopAnswers{

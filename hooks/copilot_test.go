@@ -348,6 +348,23 @@ func TestAwaitCopilotStop(t *testing.T) {
 	}
 }
 
+func TestCopilotStopID(t *testing.T) {
+	for _, tc := range []struct {
+		session, ts, want string
+	}{
+		{"s1", "1795564628279", "copilot:s1@1795564628279"},
+		{"s1", `"2026-11-22T01:00:00Z"`, `copilot:s1@"2026-11-22T01:00:00Z"`},
+		{"s1", "", ""},
+		{"s1", "null", ""},
+		{"s1", `""`, ""},
+		{"", "1", ""},
+	} {
+		if got := copilotStopID(tc.session, json.RawMessage(tc.ts)); got != tc.want {
+			t.Errorf("copilotStopID(%q, %s) = %q, want %q", tc.session, tc.ts, got, tc.want)
+		}
+	}
+}
+
 // TestCopilotBlockCapPayloads: in the payloads of the real block-cap run, Copilot CLI sent
 // stop_hook_active false at the first stop and true at each of the eight after a block;
 // counted as the cap counts them, the 9th stop is the one whose block it would not honour.

@@ -65,6 +65,8 @@ type agentStop struct {
 	// capOf, when set, is the agent's own limit on blocks in a row, read once a loop is
 	// found (it may read the transcript).
 	capOf func() loop.BlockCap
+	// stopID, when the protocol names each stop, is that name (see loop.StopInput.StopID).
+	stopID string
 }
 
 // stopAnswers writes one protocol's answers to stdout.
@@ -103,7 +105,7 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn,
-		CountTokens: in.countTokens, ReadCommands: in.readCommands}
+		CountTokens: in.countTokens, ReadCommands: in.readCommands, StopID: in.stopID}
 	if in.capOf != nil {
 		stop.Cap = in.capOf()
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strconv"
@@ -154,7 +155,8 @@ var claudeAnswer = stopAnswers{
 const stopDeadline = 540 * time.Second
 
 // answerWait bounds how long a stop waits for the agent's transcript to hold the answer that
-// ended the turn (Claude Code writes it about a second after the hook starts).
+// ended the turn (Claude Code writes it about a second after the hook starts, and at a new
+// session's first stop creates the transcript then).
 const answerWait = 2 * time.Second
 
 // awaitAnswer waits, at most answerWait, until the transcript at path holds answer as its
@@ -170,7 +172,7 @@ func awaitAnswer(path string, answer *string) {
 		switch {
 		case err == nil && strings.TrimSpace(text) == want:
 			return
-		case err != nil && !errors.Is(err, ErrNoAssistantText): // unreadable: count what there is
+		case err != nil && !errors.Is(err, ErrNoAssistantText) && !errors.Is(err, fs.ErrNotExist): // unreadable: count what there is
 			return
 		case time.Now().After(deadline):
 			return

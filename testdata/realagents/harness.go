@@ -237,6 +237,18 @@ func (e *Env) keepLog(name string, r Result) {
 	os.WriteFile(filepath.Join(e.logs, name+".stderr"), []byte(r.Stderr), 0o666)
 }
 
+// ResumeAgent runs the agent headless on prompt in the session it ran last (ResumeArgs),
+// bounded by timeout, and keeps its output in the logs.
+func (e *Env) ResumeAgent(timeout time.Duration, prompt string) Result {
+	e.T.Helper()
+	r := e.Run(timeout, e.ResumeEnv(), e.Exe, e.ResumeArgs(prompt)...)
+	e.keepLog("resume", r)
+	if r.TimedOut {
+		e.T.Fatalf("%s (resumed) did not finish within %v", e.Agent.Name, timeout)
+	}
+	return r
+}
+
 // RunLoop runs `git loop run ARGS… -- AGENT…` (driver mode, DriverArgs) bounded by
 // timeout, and keeps its output in the logs.
 func (e *Env) RunLoop(timeout time.Duration, args ...string) Result {
@@ -342,6 +354,23 @@ type Iteration struct {
 	Kind      string `json:"kind"` // start, stop (a hook), run (the driver)…
 	Decision  string `json:"decision"`
 	Reason    string `json:"reason"`
+	// Set by Show only (git loop log leaves them out):
+	Message string `json:"message"` // the agent's message the iteration judged
+	Tokens  int64  `json:"tokens"`  // the loop's tokens so far, as counted at this iteration
+	Session string `json:"session"`
+}
+
+// Show is the record of iteration n of loop name (`git loop show NAME N --json`).
+func (e *Env) Show(name string, n int) Iteration {
+	e.T.Helper()
+	var v struct {
+		Record Iteration `json:"record"`
+	}
+	out := e.Loop("show", name, fmt.Sprint(n), "--json")
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		e.T.Fatalf("git loop show --json: %v: %s", err, out)
+	}
+	return v.Record
 }
 
 // Log is `git loop log NAME --json`, oldest iteration first.
@@ -370,7 +399,7 @@ func (e *Env) Fsck() {
 // mock's requests (main ones with the last user message).
 func (e *Env) logDiagnostics() {
 	t := e.T
-	for _, name := range []string{"agent.stdout", "agent.stderr", "run.stdout", "run.stderr"} {
+	for _, name := range []string{"agent.stdout", "agent.stderr", "resume.stdout", "resume.stderr", "run.stdout", "run.stderr"} {
 		if b, err := os.ReadFile(filepath.Join(e.logs, name)); err == nil && len(b) > 0 {
 			t.Logf("%s (end):\n%s", name, tailLines(string(b), 40))
 		}

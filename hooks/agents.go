@@ -1,12 +1,16 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/git-loop/git-loop/loop"
 )
@@ -60,15 +64,24 @@ type CursorResponseInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// CopilotStopInput is Copilot CLI's agentStop payload (camelCase; the snake_case spelling
-// some versions use is accepted too). It carries no message.
+// CopilotStopInput is Copilot CLI's agentStop payload (camelCase, but for stop_hook_active;
+// the other spelling of each field, which some versions use, is accepted too). It carries no
+// message: the session log transcriptPath names holds it (see copilot.go).
 type CopilotStopInput struct {
 	SessionID      string `json:"sessionId"`
 	SessionIDSnake string `json:"session_id"`
-	Timestamp      any    `json:"timestamp"` // a number or a string, depending on the version
-	Cwd            string `json:"cwd"`
-	StopReason     string `json:"stopReason"`
-	StopReasonSnk  string `json:"stop_reason"`
+	// Timestamp is when the stop happened, in milliseconds (a number; a string in some
+	// versions): with the session, it names the stop.
+	Timestamp           json.RawMessage `json:"timestamp"`
+	Cwd                 string          `json:"cwd"`
+	TranscriptPath      string          `json:"transcriptPath"`
+	TranscriptPathSnake string          `json:"transcript_path"`
+	StopReason          string          `json:"stopReason"`
+	StopReasonSnk       string          `json:"stop_reason"`
+	// StopHookActive is true when the stop follows a block (Copilot CLI 1.0.102 spells it
+	// in snake_case).
+	StopHookActive      bool `json:"stop_hook_active"`
+	StopHookActiveCamel bool `json:"stopHookActive"`
 }
 
 // CodexStop answers Codex CLI's Stop hook: {"decision":"block","reason":…} to continue,
@@ -79,9 +92,9 @@ func CodexStop(ctx context.Context, io Streams) int {
 	if !readAgentPayload(io, "codex stop", "Stop", &in, codexAnswer) {
 		return 0
 	}
-	stop := agentStop{hook: "codex stop", dirs: []string{in.Cwd}, session: in.SessionID, codex: true}
-	if in.TranscriptPath != nil {
-		stop.transcript = *in.TranscriptPath // its rollout: the token budget and must-not commands
+	stop := agentStop{hook: "codex stop", dirs: []string{in.Cwd}, session: in.SessionID}
+	if in.TranscriptPath != nil { // its rollout: the token budget and must-not commands
+		stop.countTokens, stop.readCommands = codexCounter(*in.TranscriptPath), codexCommandReader(*in.TranscriptPath)
 	}
 	// A null or absent message (Codex sends null after an empty final answer) is "no
 	// message this turn": never a reason to let the gates alone decide.
@@ -220,9 +233,12 @@ func CursorAfterResponse(io Streams) int {
 }
 
 // CopilotAgentStop answers Copilot CLI's agentStop hook: {"decision":"block","reason":…}
-// to continue. No message arrives, so a promise cannot be seen and the gates decide (the
-// continuation says so). A stop the person asked for (a stop reason naming an abort,
-// cancel or interrupt) is not judged.
+// to continue. The payload carries no message: what the agent said this turn, the tokens and
+// the shell commands are read from the session log it names (transcriptPath); without one
+// a promise cannot be seen and the gates decide (the continuation says so). A stop the
+// person asked for (a stop reason naming an abort, cancel or interrupt) is not judged.
+// Copilot runs every installed copy of the hook on each stop: the session and timestamp
+// name the stop, so that it is judged once and every copy answers alike.
 func CopilotAgentStop(ctx context.Context, io Streams) int {
 	var in CopilotStopInput
 	if !readAgentPayload(io, "copilot agent-stop", "agentStop", &in, copilotAnswer) {
@@ -232,8 +248,40 @@ func CopilotAgentStop(ctx context.Context, io Streams) int {
 	if personStopped(reason) {
 		return 0
 	}
-	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session}
+	log := firstNonEmpty(in.TranscriptPath, in.TranscriptPathSnake)
+	active := in.StopHookActive || in.StopHookActiveCamel
+	stop := agentStop{hook: "copilot agent-stop", dirs: []string{in.Cwd}, session: session, stopID: copilotStopID(session, in.Timestamp),
+		capOf: func() loop.BlockCap { return copilotBlockCap(active) }}
+	if log != "" {
+		// Read once a loop is found, after the log has caught up with this stop.
+		caughtUp := sync.OnceFunc(func() {
+			awaitCopilotStop(log, in.Timestamp, int(copilotLogWait/copilotLogPoll), func() { time.Sleep(copilotLogPoll) })
+		})
+		stop.thisTurn = func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
+			caughtUp()
+			return copilotThisTurn(log, prev, io.Stderr)
+		}
+		count, commands := copilotCounter(log), copilotCommandReader(log)
+		stop.countTokens = func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
+			caughtUp()
+			return count(prev)
+		}
+		stop.readCommands = func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
+			caughtUp()
+			return commands(prev)
+		}
+	}
 	return runStop(ctx, io, stop, copilotAnswer)
+}
+
+// copilotStopID names one stop of a Copilot session: the session and the stop's timestamp
+// as the payload wrote it. "" (no identity: every call is judged) without either.
+func copilotStopID(session string, timestamp json.RawMessage) string {
+	ts := string(bytes.TrimSpace(timestamp))
+	if session == "" || ts == "" || ts == "null" || ts == `""` {
+		return ""
+	}
+	return "copilot:" + session + "@" + ts
 }
 
 var copilotAnswer = stopAnswers{

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strconv"
@@ -38,10 +39,11 @@ func ClaudeStop(ctx context.Context, io Streams, subagent bool) int {
 	if in.Subagent() { // a SubagentStop payload sent to `hook claude stop`: not the main agent's stop
 		return 0
 	}
-	stop := agentStop{hook: "claude stop", dirs: []string{in.Cwd}, session: in.SessionID, transcript: in.TranscriptPath, answer: in.LastAssistantMessage,
+	stop := agentStop{hook: "claude stop", dirs: []string{in.Cwd}, session: in.SessionID,
 		thisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
 			return claudeThisTurn(in, prev, io.Stderr)
 		},
+		countTokens: transcriptCounter(in.TranscriptPath, in.LastAssistantMessage), readCommands: commandReader(in.TranscriptPath),
 		capOf: func() loop.BlockCap { return claudeCap(in) }}
 	return runStop(ctx, io, stop, claudeAnswer)
 }
@@ -57,17 +59,15 @@ type agentStop struct {
 	// (see loop.StopInput.ThisTurn); a transcript is read only then, so the idle path stays
 	// one pointer check.
 	thisTurn func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage)
-	// transcript is the agent's session log, read for the token budget and must-not
-	// commands; "" when the agent has none git-loop can read. codex: a Codex CLI rollout,
-	// else a Claude Code transcript.
-	transcript string
-	codex      bool
-	// answer is the payload's message when the agent's log may lag behind it (Claude Code
-	// writes the answer that ended the turn to its transcript after the Stop hook starts).
-	answer *string
+	// countTokens and readCommands read the agent's session log for the token budget and
+	// must-not commands (see loop.StopInput); nil when the agent names none git-loop can read.
+	countTokens  func(*loop.TranscriptMark) (*loop.TranscriptMark, error)
+	readCommands func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error)
 	// capOf, when set, is the agent's own limit on blocks in a row, read once a loop is
 	// found (it may read the transcript).
 	capOf func() loop.BlockCap
+	// stopID, when the protocol names each stop, is that name (see loop.StopInput.StopID).
+	stopID string
 }
 
 // stopAnswers writes one protocol's answers to stdout.
@@ -105,14 +105,10 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 	defer cancel()
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn}
+	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn,
+		CountTokens: in.countTokens, ReadCommands: in.readCommands, StopID: in.stopID}
 	if in.capOf != nil {
 		stop.Cap = in.capOf()
-	}
-	if in.codex {
-		stop.CountTokens, stop.ReadCommands = codexCounter(in.transcript), codexCommandReader(in.transcript)
-	} else {
-		stop.CountTokens, stop.ReadCommands = transcriptCounter(in.transcript, in.answer), commandReader(in.transcript)
 	}
 	res, err := store.Stop(ctx, name, stop)
 	if errors.Is(err, loop.ErrInterrupted) { // the agent stopped the hook: judge its next stop
@@ -159,7 +155,8 @@ var claudeAnswer = stopAnswers{
 const stopDeadline = 540 * time.Second
 
 // answerWait bounds how long a stop waits for the agent's transcript to hold the answer that
-// ended the turn (Claude Code writes it about a second after the hook starts).
+// ended the turn (Claude Code writes it about a second after the hook starts, and at a new
+// session's first stop creates the transcript then).
 const answerWait = 2 * time.Second
 
 // awaitAnswer waits, at most answerWait, until the transcript at path holds answer as its
@@ -175,7 +172,7 @@ func awaitAnswer(path string, answer *string) {
 		switch {
 		case err == nil && strings.TrimSpace(text) == want:
 			return
-		case err != nil && !errors.Is(err, ErrNoAssistantText): // unreadable: count what there is
+		case err != nil && !errors.Is(err, ErrNoAssistantText) && !errors.Is(err, fs.ErrNotExist): // unreadable: count what there is
 			return
 		case time.Now().After(deadline):
 			return

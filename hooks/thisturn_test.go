@@ -3,6 +3,7 @@ package hooks
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -70,8 +71,8 @@ func TestGeminiThisTurn(t *testing.T) {
 }
 
 // TestTokenBudgetCountsTheTurnsAnswer: when the Stop hook starts, Claude Code has not yet
-// written the answer that ended the turn; the counter waits (bounded) for it, so the budget
-// counts that answer too.
+// written the answer that ended the turn (at a new session's first stop, not even the
+// transcript); the counter waits (bounded) for it, so the budget counts that answer too.
 func TestTokenBudgetCountsTheTurnsAnswer(t *testing.T) {
 	path := writeTranscript(t, jsonLines(promptLine("go"),
 		`{"type":"assistant","uuid":"a1","message":{"id":"m1","content":[{"type":"text","text":"first"}],"usage":{"input_tokens":300,"output_tokens":50}}}`,
@@ -89,6 +90,15 @@ func TestTokenBudgetCountsTheTurnsAnswer(t *testing.T) {
 	mark, err := transcriptCounter(path, &answer)(nil)
 	if err != nil || mark.Tokens != 700 {
 		t.Fatalf("counted %v, %v; want 700 tokens, the late answer's included", mark, err)
+	}
+	// The first stop of a new session may find no transcript at all yet.
+	fresh := filepath.Join(t.TempDir(), "new-session.jsonl")
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		os.WriteFile(fresh, jsonLines(promptLine("go"), late[:len(late)-1]), 0o644)
+	}()
+	if mark, err := transcriptCounter(fresh, &answer)(nil); err != nil || mark.Tokens != 350 {
+		t.Fatalf("a transcript written after the hook started: counted %v, %v; want 350 tokens", mark, err)
 	}
 	start := time.Now()
 	never := "an answer the transcript never gets"

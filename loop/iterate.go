@@ -35,6 +35,22 @@ type StopInput struct {
 	ThisTurn func(prev *JudgedMessage) (msg string, known bool, judged *JudgedMessage)
 	// Cap is the agent's own limit on consecutive blocks, if it has one.
 	Cap BlockCap
+	// StopID, when set, names this stop and no other (Copilot CLI: its session and the
+	// stop's timestamp). An agent runs every copy of the hook installed for it (the user's
+	// and the project's) on the same stop: the loop judges the stop once, and a copy that
+	// comes second gets the answer the first got, with nothing recorded.
+	StopID string
+}
+
+// StopAnswer is what the loop remembers of the last stop that named itself (StopInput.StopID):
+// the answer it got, for another copy of the hook judging the same stop.
+type StopAnswer struct {
+	ID        string `json:"id"`
+	Iteration int    `json:"iteration"`
+	Decision  string `json:"decision"`
+	Reason    string `json:"reason,omitempty"`
+	ForAgent  string `json:"for_agent,omitempty"`
+	ForUser   string `json:"for_user,omitempty"`
 }
 
 // JudgedMessage is what a loop remembers of the last message it judged, so that the next
@@ -54,6 +70,9 @@ type StopResult struct {
 	// NotesErr says why the iteration's provenance notes were not written; the iteration
 	// itself is recorded.
 	NotesErr error
+	// Repeated is set when the stop was judged already (StopInput.StopID): Verdict is the
+	// answer it got then, and nothing was recorded now.
+	Repeated bool
 }
 
 // maxMessage bounds the agent message kept in an iteration record.
@@ -67,6 +86,9 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	_, st, err := s.ReadState(name)
 	if err != nil {
 		return nil, err
+	}
+	if r := judgedAlready(st, in); r != nil {
+		return r, nil
 	}
 	if r := notOurs(st, in); r != nil {
 		return r, nil
@@ -112,6 +134,13 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	var out StopResult
 	var recorded *change
 	_, err = s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
+		// Another copy of the hook may have recorded this very stop while the gates ran:
+		// compared here, on the state this update would replace, one of them always sees
+		// the other's record.
+		if r := judgedAlready(st, in); r != nil {
+			out = *r
+			return nil, nil
+		}
 		if r := notOurs(st, in); r != nil {
 			out = *r
 			return nil, nil
@@ -131,6 +160,11 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			next.Commands = cmdMark
 		}
 		next.Judged = judged
+		next.LastStop = nil
+		if in.StopID != "" {
+			next.LastStop = &StopAnswer{ID: in.StopID, Iteration: next.Iteration, Decision: v.Decision, Reason: v.Reason,
+				ForAgent: v.ForAgent, ForUser: v.ForUser}
+		}
 		if next.Session == "" {
 			next.Session = in.Session // the first stop claims an unbound loop
 		}
@@ -182,6 +216,18 @@ func countTokens(cfg *Config, st *State, in StopInput) (*TranscriptMark, error) 
 		return nil, fmt.Errorf("count tokens for the budget: %w", err)
 	}
 	return mark, nil
+}
+
+// judgedAlready answers a stop the loop has judged already, when another copy of the hook
+// ran for it first: the same answer (so an agent that combines its hooks' answers gets one),
+// and nothing recorded.
+func judgedAlready(st *State, in StopInput) *StopResult {
+	a := st.LastStop
+	if in.StopID == "" || a == nil || a.ID != in.StopID {
+		return nil
+	}
+	v := Verdict{Decision: a.Decision, Reason: a.Reason, ForAgent: a.ForAgent, ForUser: a.ForUser, State: *st}
+	return &StopResult{Verdict: v, State: st, Repeated: true}
 }
 
 // notOurs answers for a loop this stop must leave alone: not active, or another session's.

@@ -64,6 +64,9 @@ type State struct {
 	// time it spent paused before: the wall-clock limit counts the time it ran.
 	PausedAt time.Time     `json:"paused_at,omitzero"`
 	Paused   time.Duration `json:"paused_ns,omitempty"`
+	// LastStop is the last judged stop that named itself and the answer it got (see
+	// StopInput.StopID).
+	LastStop *StopAnswer `json:"last_stop,omitempty"`
 }
 
 // timePaused keeps the paused time as s follows prev: it notes when a loop becomes paused

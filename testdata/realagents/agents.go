@@ -101,6 +101,32 @@ func (e *Env) HookedArgs(prompt string) []string {
 	return nil
 }
 
+// ResumeArgs are the arguments that run the agent once more, headless, in the session it
+// ran last in this project (the same session id, its log appended to), on prompt.
+func (e *Env) ResumeArgs(prompt string) []string {
+	switch e.Agent.Name {
+	case "claude":
+		return []string{"--continue", "-p", prompt, "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose"}
+	case "codex":
+		return []string{"exec", "resume", "--last", "--json", "--skip-git-repo-check", prompt}
+	case "gemini":
+		return []string{"--resume", "latest", "-p", prompt, "--yolo", "--output-format", "stream-json"}
+	case "copilot":
+		// --trust-folder trusts a new session only: a resumed one takes COPILOT_ALLOW_ALL (ResumeEnv).
+		return []string{"--continue", "-p", prompt, "--allow-all-tools", "--disable-client-telemetry", "--output-format", "json"}
+	}
+	return nil
+}
+
+// ResumeEnv is what ResumeArgs needs in the environment besides the Env's own: for Copilot
+// CLI, COPILOT_ALLOW_ALL, which makes the project's hooks run in a resumed session.
+func (e *Env) ResumeEnv() []string {
+	if e.Agent.Name == "copilot" {
+		return []string{"COPILOT_ALLOW_ALL=true"}
+	}
+	return nil
+}
+
 // DriverArgs are the agent command for `git loop run … -- COMMAND`: the agent's executable
 // and its headless arguments with {prompt} where git-loop puts each iteration's prompt.
 // Output is plain text, so that standard output is the agent's last message.

@@ -237,6 +237,18 @@ func (e *Env) keepLog(name string, r Result) {
 	os.WriteFile(filepath.Join(e.logs, name+".stderr"), []byte(r.Stderr), 0o666)
 }
 
+// ResumeAgent runs the agent headless on prompt in the session it ran last (ResumeArgs),
+// bounded by timeout, and keeps its output in the logs.
+func (e *Env) ResumeAgent(timeout time.Duration, prompt string) Result {
+	e.T.Helper()
+	r := e.Run(timeout, e.ResumeEnv(), e.Exe, e.ResumeArgs(prompt)...)
+	e.keepLog("resume", r)
+	if r.TimedOut {
+		e.T.Fatalf("%s (resumed) did not finish within %v", e.Agent.Name, timeout)
+	}
+	return r
+}
+
 // RunLoop runs `git loop run ARGS… -- AGENT…` (driver mode, DriverArgs) bounded by
 // timeout, and keeps its output in the logs.
 func (e *Env) RunLoop(timeout time.Duration, args ...string) Result {
@@ -342,6 +354,23 @@ type Iteration struct {
 	Kind      string `json:"kind"` // start, stop (a hook), run (the driver)…
 	Decision  string `json:"decision"`
 	Reason    string `json:"reason"`
+	// Set by Show only (git loop log leaves them out):
+	Message string `json:"message"` // the agent's message the iteration judged
+	Tokens  int64  `json:"tokens"`  // the loop's tokens so far, as counted at this iteration
+	Session string `json:"session"`
+}
+
+// Show is the record of iteration n of loop name (`git loop show NAME N --json`).
+func (e *Env) Show(name string, n int) Iteration {
+	e.T.Helper()
+	var v struct {
+		Record Iteration `json:"record"`
+	}
+	out := e.Loop("show", name, fmt.Sprint(n), "--json")
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		e.T.Fatalf("git loop show --json: %v: %s", err, out)
+	}
+	return v.Record
 }
 
 // Log is `git loop log NAME --json`, oldest iteration first.
@@ -370,7 +399,7 @@ func (e *Env) Fsck() {
 // mock's requests (main ones with the last user message).
 func (e *Env) logDiagnostics() {
 	t := e.T
-	for _, name := range []string{"agent.stdout", "agent.stderr", "run.stdout", "run.stderr"} {
+	for _, name := range []string{"agent.stdout", "agent.stderr", "resume.stdout", "resume.stderr", "run.stdout", "run.stderr"} {
 		if b, err := os.ReadFile(filepath.Join(e.logs, name)); err == nil && len(b) > 0 {
 			t.Logf("%s (end):\n%s", name, tailLines(string(b), 40))
 		}
@@ -410,7 +439,8 @@ func goEnv(name string) string {
 const SaveEnvVar = "GITLOOP_REAL_AGENTS_SAVE"
 
 // SavePayloads writes every hook payload of the run, when SaveEnvVar is 1, to
-// dir/AGENT/SCENARIO-NN-EVENT.json: the bytes the agent wrote, with the Env's temporary
+// dir/AGENT/SCENARIO-NN-EVENT.json, and the session logs of SessionLogs to
+// dir/AGENT/SCENARIO-session-N.jsonl: the bytes the agent wrote, with the Env's temporary
 // root (also in the dash-separated form Claude Code names its project directories by)
 // replaced by /tmp/git-loop-e2e.
 func (e *Env) SavePayloads(dir, scenario string) {
@@ -423,7 +453,8 @@ func (e *Env) SavePayloads(dir, scenario string) {
 		e.T.Fatal(err)
 	}
 	old, _ := filepath.Glob(filepath.Join(dir, scenario+"-*.json"))
-	for _, f := range old {
+	logs, _ := filepath.Glob(filepath.Join(dir, scenario+"-session-*.jsonl"))
+	for _, f := range append(old, logs...) {
 		os.Remove(f)
 	}
 	const placeholder = "/tmp/git-loop-e2e"
@@ -434,4 +465,42 @@ func (e *Env) SavePayloads(dir, scenario string) {
 			e.T.Fatal(err)
 		}
 	}
+	for i, log := range e.SessionLogs() {
+		b, err := os.ReadFile(log)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		name := fmt.Sprintf("%s-session-%d.jsonl", scenario, i+1)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(r.Replace(string(b))), 0o666); err != nil {
+			e.T.Fatal(err)
+		}
+	}
+}
+
+// SessionLogs are the session logs the agent wrote that git-loop reads and the hook
+// payloads do not already hold: Copilot CLI's events.jsonl files (one per session, in the
+// order the sessions began), for the fixtures of its reader.
+func (e *Env) SessionLogs() []string {
+	e.T.Helper()
+	if e.Agent.Name != "copilot" {
+		return nil
+	}
+	logs, err := filepath.Glob(filepath.Join(e.Home, ".copilot", "session-state", "*", "events.jsonl"))
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	began := map[string]string{} // the start time of the session.start event on a log's first line
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		line, _, _ := bytes.Cut(b, []byte("\n"))
+		var start struct {
+			Data struct {
+				StartTime string `json:"startTime"`
+			} `json:"data"`
+		}
+		json.Unmarshal(line, &start)
+		began[l] = start.Data.StartTime // ISO 8601 in UTC: sorts as text
+	}
+	sort.SliceStable(logs, func(i, j int) bool { return began[logs[i]] < began[logs[j]] })
+	return logs
 }

@@ -174,9 +174,12 @@ func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 // UpdateRef moves ref name from oldHash to newHash the way git's files backend does, so it is
 // safe against concurrent git commands and other git-loop processes:
 //
-//   - it creates <name>.lock with O_CREAT|O_EXCL, retrying with git's jittered backoff while
-//     another process holds it, and fails with ErrRefLocked after about a second (or the
-//     repository's core.filesRefLockTimeout);
+//   - it creates <name>.lock exclusively (as a hard link of an owner record, see owner.go),
+//     retrying with git's jittered backoff while another process holds it, and fails with
+//     ErrRefLocked after about a second (or the repository's core.filesRefLockTimeout). A
+//     lock whose owner record names a process of this host that is gone is taken over at
+//     once; so is a lock under refs/loop/ that no live process is known to hold and that is
+//     older than staleRefLockAge. Any other lock — git's own carry no owner — is waited for;
 //   - holding the lock it reads the current value (loose ref, else packed-refs) and fails with
 //     ErrRefChanged unless it equals oldHash (ZeroHash: the ref must not exist yet);
 //   - it writes "<hex>\n" to the lock file and fsyncs it, appends a line to the ref's reflog
@@ -190,7 +193,7 @@ func (r *Repo) UpdateRef(name string, newHash, oldHash Hash, reflogMsg string) e
 		return fmt.Errorf("update ref: %w", err)
 	}
 	path := r.refPath(name)
-	lk, err := acquireLock(path, r.refLockTimeoutFor())
+	lk, err := acquireLock(path, r.refLockOptions(name))
 	if err != nil {
 		var held *errLockHeld
 		if errors.As(err, &held) {

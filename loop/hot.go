@@ -2,6 +2,8 @@ package loop
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,11 +16,20 @@ import (
 )
 
 // The hot-state cache keeps a copy of state.json per loop under .git/loop/state/, headed by
-// the tip it was read from, so the hook reads one small file instead of three objects. It is
-// trusted only when that tip is still the ref's value and the copy is a complete state, and
-// only by reading commands: changes build on the tip commit (Store.update). A third line
-// holds loop.json, which never changes in a loop's life: it is kept across updates while it
-// matches the state's loop (same name and start time).
+// the tip it was read from, so the hook reads one small file instead of three objects. The
+// ref is the truth: the copy is trusted only when its tip is still the ref's value, its
+// checksum matches its content, and it holds a complete state; anything else is a miss, and
+// the state is read from the tip commit again and the copy rewritten. Changes never build on
+// it: they read the tip commit (Store.update). A third line holds loop.json, which never
+// changes in a loop's life: it is kept across updates while it matches the state's loop
+// (same name and start time). The file:
+//
+//	<tip> <checksum>\n<state.json, one line>\n<loop.json, one line>
+//
+// where checksum is the SHA-256 (hex, first 32 digits) of everything after the first line.
+// It catches a damaged or hand-edited copy (say "status":"cancelled" written into it), which
+// would otherwise let every stop through while the ref says active; it is no seal against a
+// deliberate forger, who could as well move the ref.
 
 func hotStatePath(r *gitstore.Repo, name string) string {
 	return filepath.Join(r.LoopDir(), "state", name)
@@ -42,7 +53,7 @@ func readHot(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, []byte, 
 		return nil, nil, false
 	}
 	head, rest, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || string(head) != tip.String() {
+	if !ok || len(head) != hotHeadLen || string(head[:40]) != tip.String() || !hotSumMatches(head[41:], rest) {
 		return nil, nil, false
 	}
 	body, cfgLine, _ := bytes.Cut(rest, []byte("\n"))
@@ -53,7 +64,8 @@ func readHot(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, []byte, 
 	return &st, cfgLine, true
 }
 
-// readHotConfig returns the cached loop.json of the loop whose state is st, if present.
+// readHotConfig returns the cached loop.json of the loop whose state is st, if present and
+// intact.
 func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
 	if st.Remote != "" || IsFetched(st.Name) {
 		return nil, false
@@ -62,11 +74,33 @@ func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
 	if err != nil {
 		return nil, false
 	}
-	lines := bytes.SplitN(data, []byte("\n"), 3)
-	if len(lines) < 3 {
+	head, rest, ok := bytes.Cut(data, []byte("\n"))
+	if !ok || len(head) != hotHeadLen || !hotSumMatches(head[41:], rest) {
 		return nil, false
 	}
-	return hotConfig(lines[2], st)
+	_, cfgLine, _ := bytes.Cut(rest, []byte("\n"))
+	return hotConfig(cfgLine, st)
+}
+
+// hotSumLen is how many hex digits of the content's SHA-256 the first line holds, and
+// hotHeadLen that line's length: the tip, a space, the checksum.
+const (
+	hotSumLen  = 32
+	hotHeadLen = 40 + 1 + hotSumLen
+)
+
+// hotSum is the checksum of the cache's content (everything after its first line).
+func hotSum(content []byte) [hotSumLen]byte {
+	sum := sha256.Sum256(content)
+	var out [hotSumLen]byte
+	hex.Encode(out[:], sum[:hotSumLen/2])
+	return out
+}
+
+// hotSumMatches reports whether sum is the checksum of content.
+func hotSumMatches(sum, content []byte) bool {
+	want := hotSum(content)
+	return bytes.Equal(sum, want[:])
 }
 
 // hotConfig parses the cache's loop.json line, trusted only when it is the config of the
@@ -95,12 +129,15 @@ func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, 
 	if err != nil {
 		return
 	}
-	data := append([]byte(tip.String()+"\n"), body...)
 	if cfg != nil {
 		if c, err := json.Marshal(cfg); err == nil {
-			data = append(append(data, '\n'), c...)
+			body = append(append(body, '\n'), c...)
 		}
 	}
+	sum := hotSum(body)
+	data := make([]byte, 0, hotHeadLen+1+len(body))
+	data = append(append(append(append(data, tip.String()...), ' '), sum[:]...), '\n')
+	data = append(data, body...)
 	path := hotStatePath(r, name)
 	if gitstore.WriteFileAtomic(path, data) == nil {
 		removeStaleTemps(path)

@@ -46,6 +46,10 @@ func main() {
 
 // run executes the CLI with injected IO and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) >= 2 && args[1] == loop.GuardArg { // a gate's guard, started by git-loop itself
+		return loop.RunGuard(args[2:])
+	}
+	loop.UseGateGuard(os.Executable)
 	if len(args) >= 2 && args[1] == "hook" {
 		return runHook(args[2:], stdin, stdout, stderr)
 	}

@@ -82,6 +82,7 @@ type stopAnswers struct {
 // runStop judges one stop in the loop active where the agent works and answers in its
 // protocol. It always returns 0: see ClaudeStop.
 func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int {
+	began := time.Now()
 	if os.Getenv(loop.DriverEnv) != "" {
 		// The agent runs under `git loop run`, which judges each run itself: judging its
 		// stops here too would record every iteration twice.
@@ -98,14 +99,13 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 		ans.letStop(io.Stdout, io.Stderr, "")
 		return 0
 	}
-	// Agents kill a stop hook after its timeout (600 s as installed) and let the agent stop;
-	// cutting the gates off earlier leaves time to record the iteration. A SIGINT or SIGTERM
-	// (the agent killing the hook) cancels too, so the gates' process groups die.
-	ctx, cancel := context.WithTimeout(ctx, stopDeadline)
-	defer cancel()
+	// Agents kill a stop hook after its timeout and let the agent stop; the gates are cut
+	// off earlier, leaving time to record the iteration (see stopBudget). A SIGINT or
+	// SIGTERM (the agent killing the hook) cancels, so the gates die and nothing is recorded.
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn}
+	stopBudget(&stop, in.hook, projectDir(store), began)
 	if in.capOf != nil {
 		stop.Cap = in.capOf()
 	}
@@ -154,9 +154,6 @@ var claudeAnswer = stopAnswers{
 		}
 	},
 }
-
-// stopDeadline is how long a stop may run gates: under the 600 s hook timeout install sets.
-const stopDeadline = 540 * time.Second
 
 // answerWait bounds how long a stop waits for the agent's transcript to hold the answer that
 // ended the turn (Claude Code writes it about a second after the hook starts).
@@ -341,4 +338,13 @@ func activeLoop(cwd string) (*loop.Store, string, error) {
 		return nil, "", err
 	}
 	return store, name, nil
+}
+
+// projectDir is the directory whose agent files configure this hook: Claude Code's project
+// ($CLAUDE_PROJECT_DIR, which it sets for hooks), else the loop's worktree.
+func projectDir(store *loop.Store) string {
+	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+		return dir
+	}
+	return store.Repo.WorkTree
 }

@@ -35,6 +35,14 @@ type StopInput struct {
 	ThisTurn func(prev *JudgedMessage) (msg string, known bool, judged *JudgedMessage)
 	// Cap is the agent's own limit on consecutive blocks, if it has one.
 	Cap BlockCap
+	// HookTimeout is how long the agent lets its stop hook run, when it has such a limit
+	// and it is known (0: the loop's HookTimeout is assumed); HookTimeoutFrom says where it
+	// was read. Began is when the hook started (zero: when Stop does). The gates are cut to
+	// end HookRecordMargin before the agent would kill the hook, and recorded as timeouts.
+	// Runs of the driver have no such limit: they leave it unset and set no Began.
+	HookTimeout     time.Duration
+	HookTimeoutFrom string
+	Began           time.Time
 }
 
 // JudgedMessage is what a loop remembers of the last message it judged, so that the next
@@ -103,7 +111,21 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		}
 		commands = append(commands, ran...)
 	}
-	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
+	opts := RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential}
+	if !in.Began.IsZero() { // a hook, which its agent kills after a timeout
+		opts.Deadline = gatesDeadline(in.Began, in.HookTimeout, cfg.Gates)
+		timeout := in.HookTimeout
+		if timeout <= 0 {
+			timeout = HookTimeout(cfg.Gates)
+		}
+		opts.DeadlineWhy = fmt.Sprintf("the agent gives its stop hook %v", timeout)
+		if in.HookTimeoutFrom != "" {
+			opts.DeadlineWhy += " in " + in.HookTimeoutFrom
+		} else {
+			opts.DeadlineWhy += ", assumed from the gates' timeouts"
+		}
+	}
+	results := RunGates(ctx, cfg.Gates, opts)
 	if ctx.Err() != nil {
 		// Interrupted (Ctrl-C, or the agent killing its hook) while the gates ran: their
 		// results say nothing about the work, so nothing is recorded and the loop is as it was.

@@ -99,6 +99,7 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 		ans.letStop(io.Stdout, io.Stderr, "")
 		return 0
 	}
+	loop.SetWarnings(io.Stderr)
 	// Agents kill a stop hook after its timeout and let the agent stop; the gates are cut
 	// off earlier, leaving time to record the iteration (see stopBudget). A SIGINT or
 	// SIGTERM (the agent killing the hook) cancels, so the gates die and nothing is recorded.

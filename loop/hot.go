@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -117,7 +116,7 @@ func hotConfig(line []byte, st *State) (*Config, bool) {
 }
 
 // writeHotState refreshes the cache, keeping a cached loop.json of the same loop when cfg is
-// nil; failure only costs speed, so it is not reported.
+// nil; failure only costs speed, so it is said once (see warnOnce) and nothing fails.
 func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, cfg *Config) {
 	if IsFetched(name) {
 		return
@@ -138,26 +137,8 @@ func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, 
 	data := make([]byte, 0, hotHeadLen+1+len(body))
 	data = append(append(append(append(data, tip.String()...), ' '), sum[:]...), '\n')
 	data = append(data, body...)
-	path := hotStatePath(r, name)
-	if gitstore.WriteFileAtomic(path, data) == nil {
-		removeStaleTemps(path)
-	}
-}
-
-// staleTempAge is how old a temporary file of the hot-state cache must be to count as left
-// behind by a killed process (one being written now is a moment old).
-const staleTempAge = time.Minute
-
-// removeStaleTemps deletes the temporary files of path's atomic writes that a process killed
-// mid-write left (status, list and the other reading commands do not catch Ctrl-C).
-func removeStaleTemps(path string) {
-	// loop names are ref components: they hold none of filepath.Match's special characters
-	temps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
-	for _, t := range temps {
-		if fi, err := os.Lstat(t); err == nil && time.Since(fi.ModTime()) > staleTempAge {
-			os.Remove(t)
-		}
-	}
+	err = gitstore.WriteFileAtomic(hotStatePath(r, name), data)
+	warnOnce("the hot-state cache", err, "the loop's state is read from its ref instead, a little slower")
 }
 
 // ActivePointerPath is the file naming the active loop of r's worktree. It lives in the

@@ -224,7 +224,7 @@ func TestHotStateRemovesStaleTemps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	old := time.Now().Add(-2 * staleTempAge)
+	old := time.Now().Add(-2 * gitstore.StaleTempAge)
 	os.Chtimes(stale, old, old)
 	os.Chtimes(other, old, old) // another loop's: not this write's to clean
 	if _, err := s.SetStatus("tmp", Pause); err != nil {

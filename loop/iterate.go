@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/snapshots"
 )
 
 // StopInput is what an agent's stop (a hook call or one driver run) tells the loop.
@@ -87,7 +86,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshots.Take(wt)
+	snap, err := takeSnapshot(wt)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/snapshots"
 )
 
 // StartOptions are the inputs of Start.
@@ -96,7 +95,7 @@ func (s *Store) create(name, session string, cfg Config) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start loop %q: %w", name, err)
 	}
-	snap, err := snapshots.Take(r)
+	snap, err := takeSnapshot(r)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +133,10 @@ func (s *Store) create(name, session string, cfg Config) (*State, error) {
 		return nil, fmt.Errorf("start loop %q: %w", name, err)
 	}
 	writeHotState(r, name, commit, &st, &cfg)
-	return &st, setActive(r, name)
+	if err := setActive(r, name); err != nil {
+		return &st, fmt.Errorf("loop %q was started, but the stop hook cannot see it yet: %w; run `git loop status %s` once there is room, which writes it", name, err, name)
+	}
+	return &st, nil
 }
 
 // rootCommit is the parentless first commit of a loop: it holds loop.json, so
@@ -194,7 +196,8 @@ func (s *Store) FindActive() (string, *State, error) {
 	}
 	for _, st := range states {
 		if s.isHere(st) {
-			return st.Name, st, setActive(s.Repo, st.Name)
+			warnOnce("the active-loop pointer", setActive(s.Repo, st.Name), "the stop hook does not see this worktree's loop until a git loop command here can write it")
+			return st.Name, st, nil
 		}
 	}
 	return "", nil, nil

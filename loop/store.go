@@ -244,6 +244,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 		}
 		writeHotState(s.Repo, name, commit, &ch.state, nil)
 		ch.notesErr = s.annotate(prov)
+		s.Repo.SweepTempObjects() // what killed writers left, now and then
 		return &ch.state, nil
 	}
 }

@@ -267,7 +267,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 						states, skipped = append(states, fetched...), append(skipped, more...)
 					}
 					warnSkipped(errOut, skipped)
-					return loop.PrintList(out, states, c.Bool("json"))
+					return loop.PrintList(out, s.WithProblems(states), c.Bool("json"))
 				})
 			},
 		},

@@ -122,14 +122,7 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; letting the agent stop and pausing the loop\n", in.hook, name, err)
-		paused := "paused"
-		if perr := store.PauseForError(name, err); perr != nil {
-			fmt.Fprintf(io.Stderr, "git-loop: could not record the pause either: %v\n", perr)
-			paused = "not enforcing"
-		}
-		// Agents hide stderr when a hook exits 0: tell the person where the protocol can.
-		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
+		letStopAfter(io, ans, store, in.hook, name, err)
 		return 0
 	}
 	if res.NotesErr != nil {
@@ -348,4 +341,42 @@ func projectDir(store *loop.Store) string {
 		return dir
 	}
 	return store.Repo.WorkTree
+}
+
+// letStopAfter lets the agent stop after an internal failure to judge its stop, and says
+// truthfully what became of the loop: paused with the reason; already paused or ended; gone;
+// or — when even the pause cannot be recorded (a full disk, a held lock) — still active,
+// marked so that status says this stop went unjudged, and judged again at the next stop.
+func letStopAfter(io Streams, ans stopAnswers, store *loop.Store, hook, name string, err error) {
+	if errors.Is(err, loop.ErrNoLoop) {
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; this worktree names a loop that does not exist, so there is nothing to judge: letting the agent stop\n", hook, err)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s does not exist; the stop was not judged", name))
+		return
+	}
+	if errors.Is(err, loop.ErrCorrupt) { // nothing to pause: the loop's record cannot be read
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; this stop was not judged, and `git loop status` says the loop is corrupt until it is restored: letting the agent stop\n", hook, err)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is corrupt, so this stop was not judged; `git loop status %s` says how to restore it", name, name))
+		return
+	}
+	var st *loop.State
+	perr := err // a held lock holds the pause too: do not wait for it twice
+	if !errors.Is(err, loop.ErrRefLocked) {
+		st, perr = store.PauseForError(name, err)
+	}
+	switch {
+	case perr == nil && st.Status == loop.StatusPaused && strings.HasPrefix(st.Reason, "paused by an internal error"):
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop is paused (go on with `git loop resume %s`), letting the agent stop\n", hook, name, err, name)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is paused: %v", name, err))
+	case perr == nil:
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop is %s, letting the agent stop\n", hook, name, err, st.Status)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is %s; this stop was not judged: %v", name, st.Status, err))
+	default:
+		merr := store.MarkUnrecorded(name, err)
+		noted := "`git loop status` says so"
+		if merr != nil {
+			noted = fmt.Sprintf("this could not be noted for `git loop status` either: %v", merr)
+		}
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the pause could not be recorded either (%v): the loop is still active, its next stop is judged again, and %s; letting the agent stop\n", hook, name, err, perr, noted)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s could not judge this stop nor record a pause, so it was let through; the loop stays active and judges the next stop: %v", name, err))
+	}
 }

@@ -2,7 +2,6 @@ package loop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -247,13 +246,19 @@ func (s *Store) touched(cfg *Config, st *State, tree gitstore.Hash) ([]string, e
 }
 
 // PauseForError records that the loop was paused because git-loop itself failed, so the
-// agent can stop and a person sees why; nothing is deleted. An ended loop is left as is.
-func (s *Store) PauseForError(name string, cause error) error {
-	err := s.pauseWith(name, "paused by an internal error: "+firstLine(cause.Error()), fmt.Sprintf("loop %s: paused by an internal error", name))
-	if errors.Is(err, ErrNoLoop) {
-		return nil
-	}
-	return err
+// agent can stop and a person sees why; nothing is deleted. A loop that is not active is
+// left as is. It returns the loop's state afterwards, to say truthfully what happened: paused
+// now, or already paused or ended. A loop that does not exist is ErrNoLoop.
+func (s *Store) PauseForError(name string, cause error) (*State, error) {
+	return s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+		if st.Status != StatusActive {
+			return nil, nil
+		}
+		next := *st
+		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), "paused by an internal error: "+firstLine(cause.Error())
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: paused by an internal error", name), decision: DecidePause}, nil
+	})
 }
 
 func orDefaultString(v, d string) string {

@@ -185,8 +185,9 @@ func (s *Store) defaultName() (string, error) {
 // removed, never reported as an error.
 func (s *Store) FindActive() (string, *State, error) {
 	if name, _ := ActiveName(s.Repo); name != "" {
-		if st := s.liveHere(name); st != nil {
-			return name, st, nil
+		st, err := s.liveHere(name)
+		if st != nil || err != nil {
+			return name, st, err
 		}
 		clearActive(s.Repo, name)
 	}
@@ -204,16 +205,22 @@ func (s *Store) FindActive() (string, *State, error) {
 }
 
 // liveHere returns the state of loop name when it is a readable, live loop of this
-// worktree, else nil.
-func (s *Store) liveHere(name string) *State {
+// worktree, else nil. A loop whose ref exists but cannot be read (a broken ref file, a
+// missing object, a state.json that does not parse) is an error, ErrCorrupt: the pointer
+// keeps naming it, so that status says it is corrupt and how to restore it, rather than that
+// there is no loop.
+func (s *Store) liveHere(name string) (*State, error) {
 	if CheckName(name) != nil {
-		return nil
+		return nil, nil
 	}
 	_, st, err := s.ReadState(name)
-	if err != nil || st.Ended() || !s.isHere(st) {
-		return nil
+	if errors.Is(err, ErrCorrupt) {
+		return nil, err
 	}
-	return st
+	if err != nil || st.Ended() || !s.isHere(st) {
+		return nil, nil
+	}
+	return st, nil
 }
 
 // isHere reports whether st belongs to this worktree. Worktree paths are canonical; a loop
@@ -271,13 +278,21 @@ func (s *Store) lastLoopHere() *State {
 // commit without a readable state.json) do not stop it: each is described in skipped, as
 // "refs/loop/<x> is not a loop (<why>)", for the caller to warn about.
 func (s *Store) List(all bool) (loops []*State, skipped []string, err error) {
-	refs, err := s.Repo.ListRefs("refs/loop/")
+	refs, broken, err := s.Repo.ListRefsBroken("refs/loop/")
 	if err != nil {
 		return nil, nil, fmt.Errorf("list loops: %w", err)
+	}
+	for _, name := range broken {
+		if loop := strings.TrimPrefix(name, "refs/loop/"); CheckName(loop) == nil {
+			skipped = append(skipped, fmt.Sprintf("loop %s is corrupt: its ref file %s is broken; %s", loop, s.Repo.RefPath(name), s.restoreAdvice(loop, gitstore.ZeroHash, true)))
+		}
 	}
 	for _, ref := range refs {
 		st, why := s.loopAt(ref)
 		if why != "" {
+			if loop := strings.TrimPrefix(ref.Name, "refs/loop/"); CheckName(loop) == nil {
+				why += "; " + s.restoreAdvice(loop, ref.Hash, false)
+			}
 			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%s)", ref.Name, why))
 			continue
 		}

@@ -60,6 +60,19 @@ type State struct {
 	TokenBudget int64  `json:"token_budget,omitempty"`
 	// Blocks counts the blocks in a row the agent's own cap counts (see BlockCap).
 	Blocks int `json:"blocks,omitempty"`
+	// Problems, set by status and list on the state they print and never stored, is what
+	// keeps the loop from being enforced now (see Store.Problems).
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// Unenforced reports whether a problem lets the loop's stops through unjudged now.
+func (s *State) Unenforced() bool {
+	for _, p := range s.Problems {
+		if p.Unenforced {
+			return true
+		}
+	}
+	return false
 }
 
 // maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else

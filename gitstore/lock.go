@@ -94,6 +94,7 @@ func acquireLock(path string, opt lockOptions) (*lockFile, error) {
 	var recPath string
 	if opt.records != "" {
 		rec, recPath = newRecord(opt.records)
+		StallAt("lock-record")
 	}
 	giveUp := func() {
 		if rec != nil {

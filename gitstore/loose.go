@@ -149,6 +149,11 @@ func writeFileRename(path string, data []byte, prefix string, perm os.FileMode) 
 		werr = os.Chmod(name, perm)
 	}
 	if werr == nil {
+		if prefix == tmpObjectPrefix {
+			StallAt("object-temp")
+		} else {
+			StallAt("file-temp")
+		}
 		werr = os.Rename(name, path)
 	}
 	if werr != nil {

@@ -266,6 +266,7 @@ func (r *Repo) UpdateRef(name string, newHash, oldHash Hash, reflogMsg string) e
 			return fmt.Errorf("update ref %s: %w", name, err)
 		}
 	}
+	StallAt("ref-locked")
 	committed = true
 	if err := lk.commit(); err != nil {
 		return fmt.Errorf("update ref %s: %w", name, err)

@@ -182,6 +182,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	gitstore.StallAt("recorded") // recorded, not yet answered
 	if out.State != nil && out.State.Ended() {
 		clearActive(s.Repo, name)
 	}

@@ -416,3 +416,33 @@ func (r *Repo) refLockOptions(name string) lockOptions {
 
 // lockRecordsDir is where git-loop keeps the owner records of the locks it holds.
 func (r *Repo) lockRecordsDir() string { return filepath.Join(r.LoopDir(), "locks") }
+
+// ErrLockHeld means a lock file git-loop takes for itself (not a ref's) is held.
+var ErrLockHeld = errors.New("lock is held")
+
+// LockPath takes path+".lock" for a git-loop operation (a start, say) without waiting: born
+// with its owner record, as ref locks are, so that a lock its holder left when it was killed
+// is taken over rather than blocking every later operation. It returns the function that
+// releases it; a held lock is ErrLockHeld, saying who holds it.
+func (r *Repo) LockPath(path string) (release func(), err error) {
+	lk, err := acquireLock(path, lockOptions{records: r.lockRecordsDir()})
+	if err != nil {
+		var held *errLockHeld
+		if errors.As(err, &held) {
+			return nil, fmt.Errorf("%w: %s", ErrLockHeld, lockHeldText(held))
+		}
+		return nil, err
+	}
+	return lk.rollback, nil
+}
+
+// lockHeldText says who holds a lock git-loop itself takes.
+func lockHeldText(e *errLockHeld) string {
+	if h := e.holder; h != nil && h.owner != nil {
+		if h.state == ownerAlive {
+			return fmt.Sprintf("%s is held by %s, which is still running", e.lockPath, h.owner)
+		}
+		return fmt.Sprintf("%s is held by %s since %s, which cannot be checked from here (another host, or before a restart); remove it if that process is gone", e.lockPath, h.owner, h.since())
+	}
+	return fmt.Sprintf("%s exists, with no owner record (left by an older git-loop?); remove it if no git-loop is running", e.lockPath)
+}

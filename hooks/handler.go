@@ -106,7 +106,7 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn}
-	stopBudget(&stop, in.hook, projectDir(store), began)
+	stopBudget(&stop, in.hook, projectDir(in.hook, store), began)
 	if in.capOf != nil {
 		stop.Cap = in.capOf()
 	}
@@ -334,10 +334,10 @@ func activeLoop(cwd string) (*loop.Store, string, error) {
 	return store, name, nil
 }
 
-// projectDir is the directory whose agent files configure this hook: Claude Code's project
-// ($CLAUDE_PROJECT_DIR, which it sets for hooks), else the loop's worktree.
-func projectDir(store *loop.Store) string {
-	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+// projectDir is the directory whose agent files configure this hook: for Claude Code its
+// project ($CLAUDE_PROJECT_DIR, which it sets for hooks), else the loop's worktree.
+func projectDir(hook string, store *loop.Store) string {
+	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" && strings.HasPrefix(hook, "claude ") {
 		return dir
 	}
 	return store.Repo.WorkTree

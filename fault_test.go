@@ -431,19 +431,19 @@ func TestFaultGates(t *testing.T) {
 		t.Skip("no setsid")
 	}
 	tests := []struct {
-		name, gate, status, tail string
+		name, gate, timeout, status, tail string
 	}{
-		{"hangs", "hang=sleep " + faultMarker + ";", "timeout", "timed out after 500ms"},
-		{"ignores SIGTERM and hangs", "noterm=trap '' TERM; sleep " + faultMarker + " & wait; sleep " + faultMarker, "timeout", "timed out after 500ms"},
-		{"leaves a setsid child", "setsid=setsid sleep " + faultMarker + " & exit 0", "pass", ""},
-		{"prints 200 MB", "loud=yes | head -c 200000000; exit 1", "fail", "y\ny\n"},
-		{"is killed by a signal", "signal=kill -KILL $$", "fail", "ended abnormally: signal: killed"},
-		{"is not a command", "missing=no-such-command-for-git-loop", "fail", "not found"},
+		{"hangs", "hang=sleep " + faultMarker + ";", "1s", "timeout", "timed out after 1s"},
+		{"ignores SIGTERM and hangs", "noterm=trap '' TERM; sleep " + faultMarker + " & wait; sleep " + faultMarker, "1s", "timeout", "timed out after 1s"},
+		{"leaves a setsid child", "setsid=setsid sleep " + faultMarker + " & exit 0", "", "pass", ""},
+		{"prints 200 MB", "loud=yes | head -c 200000000; exit 1", "", "fail", "y\ny\n"},
+		{"is killed by a signal", "signal=kill -KILL $$", "", "fail", "ended abnormally: signal: killed"},
+		{"is not a command", "missing=no-such-command-for-git-loop", "", "fail", "not found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFaultRig(t, t.TempDir())
-			f.startLoop("500ms", tt.gate)
+			f.startLoop(tt.timeout, tt.gate)
 			out, errOut, code := f.loop(f.payload("<promise>DONE</promise>"), "hook", "claude", "stop")
 			if code != 0 || !strings.Contains(out, `"decision":"block"`) && tt.status != "pass" {
 				t.Fatalf("stop: exit %d, %s%s", code, out, errOut)

@@ -46,12 +46,9 @@ func TestRunGatesDeadline(t *testing.T) {
 	}
 	dir := t.TempDir()
 	opts := RunOptions{Dir: dir, Deadline: time.Now().Add(gateKillGrace + gatePipeGrace + 300*time.Millisecond), DeadlineWhy: "the agent gives its stop hook 20s"}
-	res := RunGates(context.Background(), []Gate{{Name: "hang", Run: "sleep 30"}, {Name: "quick", Run: "exit 0"}}, opts)
+	res := RunGates(context.Background(), []Gate{{Name: "hang", Run: "sleep 30"}}, opts)
 	if r := res[0]; r.Status != GateTimeout || !strings.Contains(r.Tail, "was cut off after") || !strings.Contains(r.Tail, "before its own timeout of 10m0s") || !strings.Contains(r.Tail, "the agent gives its stop hook 20s") {
 		t.Errorf("hung gate: %s %q", r.Status, r.Tail)
-	}
-	if r := res[1]; r.Status != GatePass {
-		t.Errorf("quick gate: %s %q", r.Status, r.Tail)
 	}
 	opts.Deadline = time.Now()
 	res = RunGates(context.Background(), []Gate{{Name: "late", Run: "exit 0"}}, opts)

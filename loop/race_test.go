@@ -19,13 +19,12 @@ import (
 )
 
 // TestMain lets the test binary act as a child process: checkpointing for TestRaceCheckpoint,
-// starting a loop for TestRaceStart, guarding a gate (so every gate test runs guarded, as
-// git-loop runs gates).
+// starting a loop for TestRaceStart, guarding a gate for the tests that use a guard
+// (useGuard).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == GuardArg { // the test binary as a gate's guard
 		os.Exit(RunGuard(os.Args[2:]))
 	}
-	UseGateGuard(os.Executable)
 	if dir := os.Getenv("GITLOOP_RACE_CHILD"); dir != "" {
 		os.Exit(raceChild(dir))
 	}

@@ -274,7 +274,7 @@ func (l *lockFile) dropRecord() {
 // lock unowned.
 func sweepRecords(dir string) {
 	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) <= 1 { // the break mutex alone
+	if err != nil {
 		return
 	}
 	for _, e := range entries {

@@ -230,6 +230,30 @@ func TestRefLockKilledHolder(t *testing.T) {
 	refsGit(t, dir, "fsck", "--no-dangling")
 }
 
+// TestLockRecordSweepAlone: a record a killed process left before it could link it is
+// removed by the next writer even when it is the only other file there (no lock was ever
+// broken, so there is no break mutex file beside it).
+func TestLockRecordSweepAlone(t *testing.T) {
+	refsHermetic(t)
+	me := currentOwner()
+	if me.HostKey == "" {
+		t.Skip("this system tells no process start times")
+	}
+	r, _ := refsNewRepo(t)
+	a := refsCommit(t, r, ZeroHash, "a")
+	dead := me
+	dead.Pid, dead.Start = exitedPid(t), 99
+	os.MkdirAll(r.lockRecordsDir(), 0o777)
+	left := filepath.Join(r.lockRecordsDir(), dead.recordName())
+	os.WriteFile(left, nil, 0o644)
+	if err := r.UpdateRef("refs/loop/y", a, ZeroHash, "y"); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(r.lockRecordsDir()); len(entries) != 0 {
+		t.Errorf("records left: %v", entries)
+	}
+}
+
 // TestLockRecordSweep checks that records no lock needs are removed by the next writer, and
 // records that still are a lock are not.
 func TestLockRecordSweep(t *testing.T) {

@@ -395,11 +395,17 @@ func TestFaultKills(t *testing.T) {
 	os.Remove(filepath.Join(f.dir, ".git", "loop", "swept"))
 	backdate([]string{filepath.Join(f.dir, ".git", "loop", "snapshot-cache")}, 2*time.Hour)
 	os.WriteFile(filepath.Join(f.dir, "work.txt"), []byte("sweep\n"), 0o644)
-	f.loop(f.payload("working"), "hook", "claude", "stop")
+	if out, errOut, _ := f.loop(f.payload("working"), "hook", "claude", "stop"); !strings.Contains(out, `"decision":"block"`) {
+		t.Errorf("the last stop was let through:\n%s%s", out, errOut)
+	}
 	for kind, files := range f.leftovers() {
 		tally.leftoverAfter[kind] = len(files)
-		if len(files) > 0 {
-			t.Errorf("%d %s left after the next writer: %v", len(files), kind, files)
+		for _, p := range files {
+			var links uint64
+			if fi, err := os.Lstat(p); err == nil {
+				links = uint64(fi.Sys().(*syscall.Stat_t).Nlink)
+			}
+			t.Errorf("%s left after the next writer: %s (%d links)", kind, p, links)
 		}
 	}
 	if _, err := f.gitErr("fsck", "--no-dangling", "--strict"); err != nil {

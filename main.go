@@ -47,6 +47,10 @@ func main() {
 
 // run executes the CLI with injected IO and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) >= 2 && args[1] == loop.GuardArg { // a gate's guard, started by git-loop itself
+		return loop.RunGuard(args[2:])
+	}
+	loop.UseGateGuard(os.Executable)
 	if len(args) >= 2 && args[1] == "hook" {
 		return runHook(args[2:], stdin, stdout, stderr)
 	}
@@ -341,7 +345,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 						states, skipped = append(states, fetched...), append(skipped, more...)
 					}
 					warnSkipped(errOut, skipped)
-					return loop.PrintList(out, states, c.Bool("json"))
+					return loop.PrintList(out, s.WithProblems(states), c.Bool("json"))
 				})
 			},
 		},

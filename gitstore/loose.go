@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 )
 
 // Loose objects are written here rather than through go-git, for two reasons: git compresses
@@ -77,7 +79,7 @@ func (r *Repo) writeLoose(t ObjectType, h Hash, data []byte) error {
 	}
 	putZlibWriter(level, zw)
 	final := r.loosePath(h)
-	if err := writeFileRename(final, buf.Bytes(), "tmp_obj_", 0o444); err != nil {
+	if err := writeFileRename(final, buf.Bytes(), tmpObjectPrefix, 0o444); err != nil {
 		return fmt.Errorf("write %s %s: %w", t, h, err)
 	}
 	return nil
@@ -87,14 +89,45 @@ func (r *Repo) writeLoose(t ObjectType, h Hash, data []byte) error {
 // (created if missing) and a rename, so readers see the old content or the new, never a part.
 // git-loop's caches and pointers under the git dir are written this way, readable by all and
 // writable by the owner only, as git leaves its refs (the mode is set explicitly, so the
-// umask cannot widen it).
+// umask cannot widen it). Once written, the temporary files of earlier writes of path that a
+// killed process left (".NAME.tmp-*", older than StaleTempAge) are removed.
 func WriteFileAtomic(path string, data []byte) error {
-	return writeFileRename(path, data, "."+filepath.Base(path)+".tmp-", 0o644)
+	prefix := "." + filepath.Base(path) + ".tmp-"
+	if err := writeFileRename(path, data, prefix, 0o644); err != nil {
+		return err
+	}
+	removeStale(filepath.Dir(path), prefix, StaleTempAge)
+	return nil
+}
+
+// StaleTempAge is how old a temporary file of git-loop's own caches and pointers must be to
+// count as left by a killed process: one being written now is a moment old. Removing one a
+// live but long-stopped process still writes is safe: its rename then fails, and only that
+// cache write is lost.
+const StaleTempAge = time.Minute
+
+// removeStale removes the files in dir whose names start with prefix and that were last
+// written more than age ago.
+func removeStale(dir, prefix string, age time.Duration) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > age && os.Remove(p) == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // writeFileRename is WriteFileAtomic with the temporary file's name prefix and the file's
-// final permissions (loose objects use git's tmp_obj_ prefix, which git prune cleans, and are
-// read-only as git leaves them).
+// final permissions (loose objects use tmpObjectPrefix, and are read-only as git leaves them).
 func writeFileRename(path string, data []byte, prefix string, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, prefix)
@@ -116,6 +149,11 @@ func writeFileRename(path string, data []byte, prefix string, perm os.FileMode) 
 		werr = os.Chmod(name, perm)
 	}
 	if werr == nil {
+		if prefix == tmpObjectPrefix {
+			StallAt("object-temp")
+		} else {
+			StallAt("file-temp")
+		}
 		werr = os.Rename(name, path)
 	}
 	if werr != nil {
@@ -169,7 +207,7 @@ func (r *Repo) writeLooseFile(h Hash, path string, size int64) error {
 	if err := os.MkdirAll(filepath.Dir(final), 0o777); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(final), "tmp_obj_")
+	tmp, err := os.CreateTemp(filepath.Dir(final), tmpObjectPrefix)
 	if err != nil {
 		return err
 	}
@@ -202,4 +240,48 @@ func (r *Repo) writeLooseFile(h Hash, path string, size int64) error {
 		err = os.Rename(tmp.Name(), final)
 	}
 	return err
+}
+
+// tmpObjectPrefix starts the temporary files git-loop writes loose objects through. It starts
+// with git's own "tmp_obj_", so git fsck passes over them and git prune removes them (after
+// gc.pruneExpire, two weeks by default), and goes on with "gl-", so that git-loop can tell
+// its own from git's (whose names are tmp_obj_ and six random characters).
+const tmpObjectPrefix = "tmp_obj_gl-"
+
+// TempObjectAge is how old one of git-loop's temporary object files must be for the next
+// writer to remove it. git-loop writes each one and renames it into place within one call, in
+// well under a second even for a large file, so an hour-old one was left by a process that
+// was killed; removing one that a process stopped for an hour still writes only makes that
+// write fail (its rename finds nothing), never a broken object. git's own temporary files are
+// left to git gc.
+const TempObjectAge = time.Hour
+
+// sweepInterval is how often SweepTempObjects looks through the object directories.
+const sweepInterval = time.Hour
+
+// SweepTempObjects removes the temporary object files git-loop processes that were killed
+// left in the object directories (older than TempObjectAge), at most once per sweepInterval
+// (the time of the last sweep is kept in <commondir>/loop/swept). It returns how many it
+// removed.
+func (r *Repo) SweepTempObjects() int {
+	stamp := filepath.Join(r.LoopDir(), "swept")
+	if fi, err := os.Stat(stamp); err == nil && time.Since(fi.ModTime()) < sweepInterval {
+		return 0
+	}
+	if err := os.MkdirAll(r.LoopDir(), 0o777); err != nil {
+		return 0
+	}
+	if f, err := os.OpenFile(stamp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err == nil {
+		f.Close()
+	} else {
+		return 0 // no record of the sweep: do not sweep at every write
+	}
+	now := time.Now()
+	os.Chtimes(stamp, now, now)
+	objects := filepath.Join(r.CommonDir, "objects")
+	n := 0
+	for i := 0; i < 256; i++ {
+		n += removeStale(filepath.Join(objects, fmt.Sprintf("%02x", i)), tmpObjectPrefix, TempObjectAge)
+	}
+	return n
 }

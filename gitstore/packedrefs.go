@@ -130,7 +130,7 @@ func listPacked(data []byte, prefix string) ([]Ref, error) {
 // keeping every other byte, header included.
 func (r *Repo) deletePackedRef(name string) error {
 	path := r.packedRefsPath()
-	lk, err := acquireLock(path, packedRefsLockTimeout)
+	lk, err := acquireLock(path, lockOptions{timeout: packedRefsLockTimeout, records: r.lockRecordsDir()})
 	if err != nil {
 		var held *errLockHeld
 		if errors.As(err, &held) {

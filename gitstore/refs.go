@@ -23,6 +23,9 @@ var (
 	ErrRefLocked = errors.New("ref is locked")
 	// ErrRefNotFound means the ref does not exist (for a symbolic ref: its target does not).
 	ErrRefNotFound = errors.New("ref not found")
+	// ErrRefBroken means the ref's loose file holds neither an object name nor a symbolic
+	// ref; git ignores such a ref, and cannot update it until the file is removed.
+	ErrRefBroken = errors.New("ref file is broken")
 )
 
 // Ref is a ref's full name and the object it points to.
@@ -68,6 +71,11 @@ func (r *Repo) ReadRef(name string) (Hash, error) {
 // packed (a loose ref wins over a packed one of the same name), sorted by name. Symbolic refs
 // are listed with the value of their target; broken or dangling ones are left out, as git does.
 func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
+	return r.listRefs(prefix, nil)
+}
+
+// listRefs is ListRefs noting the names of broken loose refs in broken, when not nil.
+func (r *Repo) listRefs(prefix string, broken *[]string) ([]Ref, error) {
 	if !strings.HasPrefix(prefix, "refs/") && !strings.HasPrefix("refs/", prefix) {
 		return nil, nil // only refs/ is listed; pseudo-refs such as HEAD are not
 	}
@@ -77,18 +85,18 @@ func (r *Repo) ListRefs(prefix string) ([]Ref, error) {
 		start = prefix[:i+1]
 	}
 	if start == "refs/" && r.GitDir != r.CommonDir {
-		if err := r.walkLoose(r.CommonDir, "refs/", prefix, true, &loose); err != nil {
+		if err := r.walkLoose(r.CommonDir, "refs/", prefix, true, &loose, broken); err != nil {
 			return nil, err
 		}
 		for _, d := range perWorktreeDirs {
 			if strings.HasPrefix(d, prefix) || strings.HasPrefix(prefix, d) {
-				if err := r.walkLoose(r.GitDir, d, prefix, false, &loose); err != nil {
+				if err := r.walkLoose(r.GitDir, d, prefix, false, &loose, broken); err != nil {
 					return nil, err
 				}
 			}
 		}
 	} else {
-		if err := r.walkLoose(r.refBase(start), start, prefix, false, &loose); err != nil {
+		if err := r.walkLoose(r.refBase(start), start, prefix, false, &loose, broken); err != nil {
 			return nil, err
 		}
 	}
@@ -125,7 +133,7 @@ var perWorktreeDirs = []string{"refs/bisect/", "refs/rewritten/", "refs/worktree
 // walkLoose appends the loose refs under base/dir whose names start with prefix. With
 // skipPerWorktree the per-worktree hierarchies under dir are left out (they are read from
 // GitDir instead). Files that vanish while walking are ignored.
-func (r *Repo) walkLoose(base, dir, prefix string, skipPerWorktree bool, out *[]Ref) error {
+func (r *Repo) walkLoose(base, dir, prefix string, skipPerWorktree bool, out *[]Ref, broken *[]string) error {
 	entries, err := os.ReadDir(filepath.Join(base, filepath.FromSlash(dir)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || isNotDir(err) {
@@ -143,7 +151,7 @@ func (r *Repo) walkLoose(base, dir, prefix string, skipPerWorktree bool, out *[]
 			if skipPerWorktree && slices.Contains(perWorktreeDirs, sub) {
 				continue
 			}
-			if err := r.walkLoose(base, sub, prefix, skipPerWorktree, out); err != nil {
+			if err := r.walkLoose(base, sub, prefix, skipPerWorktree, out, broken); err != nil {
 				return err
 			}
 			continue
@@ -157,6 +165,9 @@ func (r *Repo) walkLoose(base, dir, prefix string, skipPerWorktree bool, out *[]
 		}
 		h, target, err := parseLooseRef(data)
 		if err != nil {
+			if broken != nil {
+				*broken = append(*broken, name)
+			}
 			continue // broken: git warns and ignores it
 		}
 		if target != "" {
@@ -174,9 +185,12 @@ func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 // UpdateRef moves ref name from oldHash to newHash the way git's files backend does, so it is
 // safe against concurrent git commands and other git-loop processes:
 //
-//   - it creates <name>.lock with O_CREAT|O_EXCL, retrying with git's jittered backoff while
-//     another process holds it, and fails with ErrRefLocked after about a second (or the
-//     repository's core.filesRefLockTimeout);
+//   - it creates <name>.lock exclusively (as a hard link of an owner record, see owner.go),
+//     retrying with git's jittered backoff while another process holds it, and fails with
+//     ErrRefLocked after about a second (or the repository's core.filesRefLockTimeout). A
+//     lock whose owner record names a process of this host that is gone is taken over at
+//     once; so is a lock under refs/loop/ that no live process is known to hold and that is
+//     older than staleRefLockAge. Any other lock — git's own carry no owner — is waited for;
 //   - holding the lock it reads the current value (loose ref, else packed-refs) and fails with
 //     ErrRefChanged unless it equals oldHash (ZeroHash: the ref must not exist yet);
 //   - it writes "<hex>\n" to the lock file and fsyncs it, appends a line to the ref's reflog
@@ -190,7 +204,7 @@ func (r *Repo) UpdateRef(name string, newHash, oldHash Hash, reflogMsg string) e
 		return fmt.Errorf("update ref: %w", err)
 	}
 	path := r.refPath(name)
-	lk, err := acquireLock(path, r.refLockTimeoutFor())
+	lk, err := acquireLock(path, r.refLockOptions(name))
 	if err != nil {
 		var held *errLockHeld
 		if errors.As(err, &held) {
@@ -252,6 +266,7 @@ func (r *Repo) UpdateRef(name string, newHash, oldHash Hash, reflogMsg string) e
 			return fmt.Errorf("update ref %s: %w", name, err)
 		}
 	}
+	StallAt("ref-locked")
 	committed = true
 	if err := lk.commit(); err != nil {
 		return fmt.Errorf("update ref %s: %w", name, err)
@@ -401,7 +416,7 @@ func (r *Repo) readRawRef(name string) (Hash, string, error) {
 	if err == nil {
 		h, target, perr := parseLooseRef(data)
 		if perr != nil {
-			return ZeroHash, "", fmt.Errorf("%s is broken (%v); fix or remove it", path, perr)
+			return ZeroHash, "", &brokenRefError{path: path, why: perr}
 		}
 		return h, target, nil
 	}
@@ -622,6 +637,65 @@ func checkRefComponent(c string) string {
 	}
 	if strings.HasSuffix(c, lockSuffix) {
 		return `ends with ".lock"`
+	}
+	return ""
+}
+
+// RefPath is the loose file of ref name, where git keeps it until it packs it.
+func (r *Repo) RefPath(name string) string { return r.refPath(name) }
+
+// ListRefsBroken is ListRefs that also returns the names of the loose refs under prefix
+// whose files are broken (which ListRefs leaves out, as git does).
+func (r *Repo) ListRefsBroken(prefix string) ([]Ref, []string, error) {
+	var broken []string
+	refs, err := r.listRefs(prefix, &broken)
+	return refs, broken, err
+}
+
+// ReflogValues returns the values ref name was given, as its reflog records them, newest
+// first (duplicates kept); nil when it has no reflog.
+func (r *Repo) ReflogValues(name string) []Hash {
+	data, err := os.ReadFile(r.reflogPath(name))
+	if err != nil {
+		return nil
+	}
+	var out []Hash
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(line) < 82 || line[40] != ' ' {
+			continue
+		}
+		if h, ok := parseHex40(line[41:]); ok && !h.IsZero() {
+			out = append(out, h)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// brokenRefError is a loose ref file that holds neither an object name nor a symbolic ref.
+type brokenRefError struct {
+	path string
+	why  error
+}
+
+func (e *brokenRefError) Error() string {
+	return fmt.Sprintf("%s is broken (%v); fix or remove it", e.path, e.why)
+}
+
+func (e *brokenRefError) Unwrap() error { return ErrRefBroken }
+
+// BrokenRefReason is why the loose ref file err names is broken ("not an object name:
+// …"), when err is ErrRefBroken; "" otherwise.
+func BrokenRefReason(err error) string {
+	var b *brokenRefError
+	if errors.As(err, &b) {
+		return b.why.Error()
 	}
 	return ""
 }

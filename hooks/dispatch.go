@@ -57,7 +57,7 @@ func install(agent, dir string, user bool) ([]InstallResult, error) {
 		}
 		path = p
 	}
-	res, err := InstallClaude(path)
+	res, err := installHooks(path, withStopTimeout(claudeFile, installTimeout(dir)))
 	if err != nil {
 		return nil, err
 	}

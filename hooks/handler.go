@@ -82,6 +82,7 @@ type stopAnswers struct {
 // runStop judges one stop in the loop active where the agent works and answers in its
 // protocol. It always returns 0: see ClaudeStop.
 func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int {
+	began := time.Now()
 	if os.Getenv(loop.DriverEnv) != "" {
 		// The agent runs under `git loop run`, which judges each run itself: judging its
 		// stops here too would record every iteration twice.
@@ -98,15 +99,15 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 		ans.letStop(io.Stdout, io.Stderr, "")
 		return 0
 	}
-	// Agents kill a stop hook after its timeout (600 s as installed) and let the agent stop;
-	// cutting the gates off earlier leaves time to record the iteration. A SIGINT or SIGTERM
-	// (the agent killing the hook) cancels too, so the gates' process groups die.
-	ctx, cancel := context.WithTimeout(ctx, stopDeadline)
-	defer cancel()
+	loop.SetWarnings(io.Stderr)
+	// Agents kill a stop hook after its timeout and let the agent stop; the gates are cut
+	// off earlier, leaving time to record the iteration (see stopBudget). A SIGINT or
+	// SIGTERM (the agent killing the hook) cancels, so the gates die and nothing is recorded.
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	stop := loop.StopInput{Session: in.session, Kind: "stop", Message: in.message, MessageKnown: in.messageKnown, ThisTurn: in.thisTurn,
 		CountTokens: in.countTokens, ReadCommands: in.readCommands, StopID: in.stopID}
+	stopBudget(&stop, in.hook, projectDir(in.hook, store), began)
 	if in.capOf != nil {
 		stop.Cap = in.capOf()
 	}
@@ -117,14 +118,7 @@ func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; letting the agent stop and pausing the loop\n", in.hook, name, err)
-		paused := "paused"
-		if perr := store.PauseForError(name, err); perr != nil {
-			fmt.Fprintf(io.Stderr, "git-loop: could not record the pause either: %v\n", perr)
-			paused = "not enforcing"
-		}
-		// Agents hide stderr when a hook exits 0: tell the person where the protocol can.
-		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is %s: %v", name, paused, err))
+		letStopAfter(io, ans, store, in.hook, name, err)
 		return 0
 	}
 	if res.NotesErr != nil {
@@ -150,9 +144,6 @@ var claudeAnswer = stopAnswers{
 		}
 	},
 }
-
-// stopDeadline is how long a stop may run gates: under the 600 s hook timeout install sets.
-const stopDeadline = 540 * time.Second
 
 // answerWait bounds how long a stop waits for the agent's transcript to hold the answer that
 // ended the turn (Claude Code writes it about a second after the hook starts, and at a new
@@ -338,4 +329,51 @@ func activeLoop(cwd string) (*loop.Store, string, error) {
 		return nil, "", err
 	}
 	return store, name, nil
+}
+
+// projectDir is the directory whose agent files configure this hook: for Claude Code its
+// project ($CLAUDE_PROJECT_DIR, which it sets for hooks), else the loop's worktree.
+func projectDir(hook string, store *loop.Store) string {
+	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" && strings.HasPrefix(hook, "claude ") {
+		return dir
+	}
+	return store.Repo.WorkTree
+}
+
+// letStopAfter lets the agent stop after an internal failure to judge its stop, and says
+// truthfully what became of the loop: paused with the reason; already paused or ended; gone;
+// or — when even the pause cannot be recorded (a full disk, a held lock) — still active,
+// marked so that status says this stop went unjudged, and judged again at the next stop.
+func letStopAfter(io Streams, ans stopAnswers, store *loop.Store, hook, name string, err error) {
+	if errors.Is(err, loop.ErrNoLoop) {
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; this worktree names a loop that does not exist, so there is nothing to judge: letting the agent stop\n", hook, err)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s does not exist; the stop was not judged", name))
+		return
+	}
+	if errors.Is(err, loop.ErrCorrupt) { // nothing to pause: the loop's record cannot be read
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: %v; this stop was not judged, and `git loop status` says the loop is corrupt until it is restored: letting the agent stop\n", hook, err)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is corrupt, so this stop was not judged; `git loop status %s` says how to restore it", name, name))
+		return
+	}
+	var st *loop.State
+	perr := err // a held lock holds the pause too: do not wait for it twice
+	if !errors.Is(err, loop.ErrRefLocked) {
+		st, perr = store.PauseForError(name, err)
+	}
+	switch {
+	case perr == nil && st.Status == loop.StatusPaused && strings.HasPrefix(st.Reason, "paused by an internal error"):
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop is paused (go on with `git loop resume %s`), letting the agent stop\n", hook, name, err, name)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is paused: %v", name, err))
+	case perr == nil:
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop is %s, letting the agent stop\n", hook, name, err, st.Status)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is %s; this stop was not judged: %v", name, st.Status, err))
+	default:
+		merr := store.MarkUnrecorded(name, err)
+		noted := "`git loop status` says so"
+		if merr != nil {
+			noted = fmt.Sprintf("this could not be noted for `git loop status` either: %v", merr)
+		}
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the pause could not be recorded either (%v): the loop is still active, its next stop is judged again, and %s; letting the agent stop\n", hook, name, err, perr, noted)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s could not judge this stop nor record a pause, so it was let through; the loop stays active and judges the next stop: %v", name, err))
+	}
 }

@@ -18,7 +18,7 @@ import (
 // user's (~/.claude/settings.json, or $CLAUDE_CONFIG_DIR/settings.json) and the project's
 // (<project>/.claude/settings.json, committed). Their shape:
 //
-//	{"hooks": {"Stop": [{"matcher": "…", "hooks": [{"type": "command", "command": "…", "timeout": 600}]}]}}
+//	{"hooks": {"Stop": [{"matcher": "…", "hooks": [{"type": "command", "command": "…", "timeout": 660}]}]}}
 //
 // Stop, SubagentStop and SessionStart groups need no matcher (SessionStart's would filter
 // on its source; without one every source runs it). timeout is in seconds.
@@ -31,11 +31,12 @@ type ClaudeHook struct {
 }
 
 // ClaudeHooks are the hooks InstallClaude installs. Stop runs the loop's gates, so it gets
-// the longest timeout Claude Code's documentation uses as a default (10 minutes); a hook that
-// times out is cancelled and the agent stops.
+// stopTimeout, which leaves room for the default gate timeout and the record (install
+// writes more when .gitloop's gates need it, see timeouts.go); a hook that times out is
+// cancelled and the agent stops.
 var ClaudeHooks = []ClaudeHook{
-	{"Stop", "git-loop hook claude stop", 600},
-	{"SubagentStop", "git-loop hook claude subagent-stop", 600},
+	{"Stop", "git-loop hook claude stop", stopTimeout},
+	{"SubagentStop", "git-loop hook claude subagent-stop", stopTimeout},
 	{"SessionStart", "git-loop hook claude session-start", 60},
 }
 

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // The hook files of the other agents, each merged like Claude Code's settings (installHooks):
@@ -26,8 +29,9 @@ import (
 //     "bash": …, "powershell": …, "timeoutSec": seconds}]}}.
 
 // stopTimeout is how long an agent lets a stop hook run (gates included), in seconds, as
-// installed for every agent; stopDeadline cuts the gates off before it.
-const stopTimeout = 600
+// installed for every agent when the worktree's gates need no more (see installTimeout);
+// the hook cuts its gates off before it.
+var stopTimeout = int(loop.HookTimeout(nil) / time.Second)
 
 // cursorLoopLimit is the follow-up cap installed for Cursor's stop hook.
 const cursorLoopLimit = 100
@@ -124,7 +128,7 @@ func installAgent(agent, dir string, user bool) ([]InstallResult, error) {
 		}
 		path = ai.user(home)
 	}
-	res, err := installHooks(path, ai.file)
+	res, err := installHooks(path, withStopTimeout(ai.file, installTimeout(dir)))
 	if err != nil {
 		return nil, err
 	}

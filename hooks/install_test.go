@@ -345,7 +345,7 @@ func TestInstallClaudeOthersLayout(t *testing.T) {
           {
             "type": "command",
             "command": "git-loop hook claude stop",
-            "timeout": 600
+            "timeout": 660
           }
         ]
       }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/snapshots"
 )
 
 // Adopt continues fetched loop REMOTE/NAME in this worktree (`git loop resume REMOTE/NAME
@@ -54,7 +53,7 @@ func (s *Store) Adopt(name string, newMax int) (string, error) {
 	if st.Ended() {
 		return "", fmt.Errorf("%w: %s is %s; read it with `git loop log %s`, or start a new loop", ErrEnded, name, st.Status, name)
 	}
-	snap, err := snapshots.Take(s.Repo)
+	snap, err := takeSnapshot(s.Repo)
 	if err != nil {
 		return "", fmt.Errorf("adopt loop %s: snapshot this worktree: %w", name, err)
 	}

@@ -89,6 +89,11 @@ type RunOptions struct {
 	TailBytes int
 	// Env is added to the environment of every gate (after os.Environ, so it wins).
 	Env []string
+	// Deadline, when set, is when every gate must be done: a gate's timeout is cut to leave
+	// time to stop it before then (a stop hook's own timeout, see HookTimeout). A gate cut
+	// this way is a timeout, and its output says why; DeadlineWhy names what set it.
+	Deadline    time.Time
+	DeadlineWhy string
 }
 
 // RunGates runs gates in opts.Dir and returns one result per gate, in gate order.
@@ -154,6 +159,20 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		return res
 	}
 	timeout := gateTimeout(g, opts.DefaultTimeout)
+	own, cut := timeout, false
+	if !opts.Deadline.IsZero() {
+		// Leave the time to stop the gate (the polite signal's grace, the pipe's) before the
+		// deadline.
+		left := time.Until(opts.Deadline) - gateKillGrace - gatePipeGrace
+		if left < timeout {
+			timeout, cut = left, true
+		}
+		if timeout <= 0 {
+			res.Status = GateTimeout
+			fmt.Fprintf(tail, "not run: the stop's deadline had passed (%s)", opts.DeadlineWhy)
+			return res
+		}
+	}
 
 	cmd := gateCommand(g.Run)
 	cmd.Dir = opts.Dir
@@ -168,6 +187,9 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 	waitErr, why := run.waitErr, run.stopped
 	if why != "" {
 		res.Status = GateTimeout
+		if cut && ctx.Err() == nil {
+			why = fmt.Sprintf("was cut off after %v, before its own timeout of %v, to leave the stop time to record it (%s)", timeout.Round(time.Second), own, opts.DeadlineWhy)
+		}
 		fmt.Fprintf(tail, "\n[git-loop] gate %q %s; its processes were killed\n", g.Name, why)
 		return res
 	}

@@ -27,5 +27,11 @@ func (g gateGroup) terminate() { g.kill() }
 // kill stops the gate's process.
 func (g gateGroup) kill() { _ = g.proc.Kill() }
 
+// forceKill stops the gate's process.
+func (g gateGroup) forceKill() { g.kill() }
+
+// cleanup does nothing: the gate's process has ended.
+func (g gateGroup) cleanup() {}
+
 // release does nothing.
 func (g gateGroup) release() {}

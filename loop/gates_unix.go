@@ -7,29 +7,59 @@ import (
 	"syscall"
 )
 
-// gateCommand runs a gate's command line through the POSIX shell.
+// gateCommand runs a gate's command line through the POSIX shell, under a guard where there
+// is one (see guard_linux.go).
 func gateCommand(run string) *exec.Cmd {
+	if cmd := guardCommand(run); cmd != nil {
+		return cmd
+	}
 	return exec.Command("sh", "-c", run)
 }
 
-// setGroup makes the gate the leader of a new process group, so that it and everything it
-// starts can be signalled at once.
+// setGroup makes the command the leader of a new process group, so that it and everything it
+// starts can be signalled at once, and (on Linux) ties it to this process's life.
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	tieToParent(cmd)
 }
 
-// gateGroup is a started gate's process group.
-type gateGroup struct{ pgid int }
+// gateGroup is a started command's process group.
+type gateGroup struct {
+	pgid    int
+	guarded bool // the leader is a guard, which kills the gate's processes itself
+}
 
-// attachGroup returns the process group of a started gate (its pid, as it leads the group).
-func attachGroup(cmd *exec.Cmd) gateGroup { return gateGroup{pgid: cmd.Process.Pid} }
+// attachGroup returns the process group of a started command (its pid, as it leads the group).
+func attachGroup(cmd *exec.Cmd) gateGroup {
+	return gateGroup{pgid: cmd.Process.Pid, guarded: isGuard(cmd)}
+}
 
-// terminate asks every process of the group to stop (SIGTERM).
+// terminate asks every process of the group to stop (SIGTERM); a guard passes it on.
 func (g gateGroup) terminate() { g.signal(syscall.SIGTERM) }
 
-// kill stops every process still in the group (SIGKILL). The group's id cannot be reused
-// while any member lives, and a group with no members is simply not found.
-func (g gateGroup) kill() { g.signal(syscall.SIGKILL) }
+// kill stops the command and everything it started now; call it only before the command's
+// main process has been waited for. A guard is told to (SIGHUP) and does it.
+func (g gateGroup) kill() {
+	if g.guarded {
+		if g.pgid > 0 {
+			_ = syscall.Kill(g.pgid, syscall.SIGHUP)
+		}
+		return
+	}
+	g.signal(syscall.SIGKILL)
+}
+
+// forceKill kills every process still in the group (SIGKILL), a guard included.
+func (g gateGroup) forceKill() { g.signal(syscall.SIGKILL) }
+
+// cleanup kills what the command left running in its group once its main process has ended,
+// so the output pipe closes. A guard has done it before exiting. The group's id cannot be
+// reused while any member lives, and a group with no members is simply not found.
+func (g gateGroup) cleanup() {
+	if !g.guarded {
+		g.signal(syscall.SIGKILL)
+	}
+}
 
 // release frees what the group holds; nothing on Unix.
 func (g gateGroup) release() {}

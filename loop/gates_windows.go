@@ -24,7 +24,8 @@ func gateCommand(run string) *exec.Cmd {
 	return cmd
 }
 
-// setGroup does nothing on Windows: the gate is put in a job object once started.
+// setGroup does nothing on Windows: the gate is put in a job object once started. The job
+// kills its processes when closed, which happens when this process ends however it ends.
 func setGroup(cmd *exec.Cmd) {}
 
 // gateGroup is a job object holding a started gate and the processes it starts.
@@ -78,6 +79,12 @@ func (g gateGroup) kill() {
 		_ = g.proc.Kill()
 	}
 }
+
+// forceKill is kill: there is nothing harder.
+func (g gateGroup) forceKill() { g.kill() }
+
+// cleanup kills what the gate left in its job once its own process has ended.
+func (g gateGroup) cleanup() { g.kill() }
 
 // release closes the job, which kills whatever is still in it.
 func (g gateGroup) release() {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"time"
 )
 
@@ -40,6 +41,10 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	// too. WaitDelay bounds that wait once the main process has exited.
 	cmd.WaitDelay = gatePipeGrace
 	setGroup(cmd)
+	// Where the command is tied to this process's life (Linux's parent-death signal), the
+	// tie is to the thread that starts it: keep that thread until the command has ended.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	start := time.Now()
 	err = cmd.Start()
 	pw.Close()
@@ -86,9 +91,14 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 			}
 		}
 		grace.Stop()
-		group.kill()
 		if !exited {
-			run.waitErr = <-waited
+			group.kill()
+			select {
+			case run.waitErr = <-waited:
+			case <-time.After(gateKillGrace):
+				group.forceKill() // a guard that did not finish in time goes too
+				run.waitErr = <-waited
+			}
 		}
 	}
 	run.duration = time.Since(start)
@@ -96,7 +106,7 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 		run.waitErr = nil // it exited 0; only a leftover child still held a stream
 	}
 	// The main process is gone; kill what it left running in its group so the pipe closes.
-	group.kill()
+	group.cleanup()
 	if copied != nil {
 		closePipe(pr, copied)
 	}

@@ -2,23 +2,33 @@ package loop
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
 
 // The hot-state cache keeps a copy of state.json per loop under .git/loop/state/, headed by
-// the tip it was read from, so the hook reads one small file instead of three objects. It is
-// trusted only when that tip is still the ref's value and the copy is a complete state, and
-// only by reading commands: changes build on the tip commit (Store.update). A third line
-// holds loop.json, which never changes in a loop's life: it is kept across updates while it
-// matches the state's loop (same name and start time).
+// the tip it was read from, so the hook reads one small file instead of three objects. The
+// ref is the truth: the copy is trusted only when its tip is still the ref's value, its
+// checksum matches its content, and it holds a complete state; anything else is a miss, and
+// the state is read from the tip commit again and the copy rewritten. Changes never build on
+// it: they read the tip commit (Store.update). A third line holds loop.json, which never
+// changes in a loop's life: it is kept across updates while it matches the state's loop
+// (same name and start time). The file:
+//
+//	<tip> <checksum>\n<state.json, one line>\n<loop.json, one line>
+//
+// where checksum is the SHA-256 (hex, first 32 digits) of everything after the first line.
+// It catches a damaged or hand-edited copy (say "status":"cancelled" written into it), which
+// would otherwise let every stop through while the ref says active; it is no seal against a
+// deliberate forger, who could as well move the ref.
 
 func hotStatePath(r *gitstore.Repo, name string) string {
 	return filepath.Join(r.LoopDir(), "state", name)
@@ -42,7 +52,7 @@ func readHot(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, []byte, 
 		return nil, nil, false
 	}
 	head, rest, ok := bytes.Cut(data, []byte("\n"))
-	if !ok || string(head) != tip.String() {
+	if !ok || len(head) != hotHeadLen || string(head[:40]) != tip.String() || !hotSumMatches(head[41:], rest) {
 		return nil, nil, false
 	}
 	body, cfgLine, _ := bytes.Cut(rest, []byte("\n"))
@@ -53,7 +63,8 @@ func readHot(r *gitstore.Repo, name string, tip gitstore.Hash) (*State, []byte, 
 	return &st, cfgLine, true
 }
 
-// readHotConfig returns the cached loop.json of the loop whose state is st, if present.
+// readHotConfig returns the cached loop.json of the loop whose state is st, if present and
+// intact.
 func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
 	if st.Remote != "" || IsFetched(st.Name) {
 		return nil, false
@@ -62,11 +73,33 @@ func readHotConfig(r *gitstore.Repo, st *State) (*Config, bool) {
 	if err != nil {
 		return nil, false
 	}
-	lines := bytes.SplitN(data, []byte("\n"), 3)
-	if len(lines) < 3 {
+	head, rest, ok := bytes.Cut(data, []byte("\n"))
+	if !ok || len(head) != hotHeadLen || !hotSumMatches(head[41:], rest) {
 		return nil, false
 	}
-	return hotConfig(lines[2], st)
+	_, cfgLine, _ := bytes.Cut(rest, []byte("\n"))
+	return hotConfig(cfgLine, st)
+}
+
+// hotSumLen is how many hex digits of the content's SHA-256 the first line holds, and
+// hotHeadLen that line's length: the tip, a space, the checksum.
+const (
+	hotSumLen  = 32
+	hotHeadLen = 40 + 1 + hotSumLen
+)
+
+// hotSum is the checksum of the cache's content (everything after its first line).
+func hotSum(content []byte) [hotSumLen]byte {
+	sum := sha256.Sum256(content)
+	var out [hotSumLen]byte
+	hex.Encode(out[:], sum[:hotSumLen/2])
+	return out
+}
+
+// hotSumMatches reports whether sum is the checksum of content.
+func hotSumMatches(sum, content []byte) bool {
+	want := hotSum(content)
+	return bytes.Equal(sum, want[:])
 }
 
 // hotConfig parses the cache's loop.json line, trusted only when it is the config of the
@@ -83,7 +116,7 @@ func hotConfig(line []byte, st *State) (*Config, bool) {
 }
 
 // writeHotState refreshes the cache, keeping a cached loop.json of the same loop when cfg is
-// nil; failure only costs speed, so it is not reported.
+// nil; failure only costs speed, so it is said once (see warnOnce) and nothing fails.
 func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, cfg *Config) {
 	if IsFetched(name) {
 		return
@@ -95,32 +128,17 @@ func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, 
 	if err != nil {
 		return
 	}
-	data := append([]byte(tip.String()+"\n"), body...)
 	if cfg != nil {
 		if c, err := json.Marshal(cfg); err == nil {
-			data = append(append(data, '\n'), c...)
+			body = append(append(body, '\n'), c...)
 		}
 	}
-	path := hotStatePath(r, name)
-	if gitstore.WriteFileAtomic(path, data) == nil {
-		removeStaleTemps(path)
-	}
-}
-
-// staleTempAge is how old a temporary file of the hot-state cache must be to count as left
-// behind by a killed process (one being written now is a moment old).
-const staleTempAge = time.Minute
-
-// removeStaleTemps deletes the temporary files of path's atomic writes that a process killed
-// mid-write left (status, list and the other reading commands do not catch Ctrl-C).
-func removeStaleTemps(path string) {
-	// loop names are ref components: they hold none of filepath.Match's special characters
-	temps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
-	for _, t := range temps {
-		if fi, err := os.Lstat(t); err == nil && time.Since(fi.ModTime()) > staleTempAge {
-			os.Remove(t)
-		}
-	}
+	sum := hotSum(body)
+	data := make([]byte, 0, hotHeadLen+1+len(body))
+	data = append(append(append(append(data, tip.String()...), ' '), sum[:]...), '\n')
+	data = append(data, body...)
+	err = gitstore.WriteFileAtomic(hotStatePath(r, name), data)
+	warnOnce("the hot-state cache", err, "the loop's state is read from its ref instead, a little slower")
 }
 
 // ActivePointerPath is the file naming the active loop of r's worktree. It lives in the

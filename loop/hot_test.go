@@ -27,17 +27,89 @@ func startTestLoop(t *testing.T, name string) (*Store, string) {
 	return s, dir
 }
 
-// writeHotCache replaces loop name's hot-state cache with body, headed by the ref's tip so
-// that only its content is wrong.
+// writeHotCache replaces loop name's hot-state cache with body, headed by the ref's tip and
+// body's checksum so that only its content is wrong.
 func writeHotCache(t *testing.T, s *Store, name, body string) {
 	t.Helper()
 	tip, err := s.Repo.ReadRef(RefName(name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(hotStatePath(s.Repo, name), []byte(tip.String()+"\n"+body), 0o666); err != nil {
+	sum := hotSum([]byte(body))
+	if err := os.WriteFile(hotStatePath(s.Repo, name), []byte(tip.String()+" "+string(sum[:])+"\n"+body), 0o666); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestHotStateEditedIsRebuilt edits the cache by hand, keeping its first line (the tip and
+// checksum): the edit is never believed, and the cache is rebuilt from the ref.
+func TestHotStateEditedIsRebuilt(t *testing.T) {
+	edits := []struct{ name, from, to string }{
+		{"status", `"status":"active"`, `"status":"cancelled"`},
+		{"session", `"session":""`, `"session":"someone-else"`},
+		{"gates", `"gates":[{"name":"g"`, `"gates":[{"name":"h"`},
+		{"truncated", `}`, ``},
+		{"checksum", ``, ``}, // the first line's checksum itself damaged
+	}
+	for _, e := range edits {
+		t.Run(e.name, func(t *testing.T) {
+			dir := newTestRepo(t)
+			r, err := gitstore.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := NewStore(r)
+			if _, err := s.Start(StartOptions{Name: "x", Flags: Settings{Prompt: "p", Promises: []string{"DONE"}, Gates: []Gate{{Name: "g", Run: "true"}}}}); err != nil {
+				t.Fatal(err)
+			}
+			path := hotStatePath(r, "x")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var edited string
+			if e.name == "checksum" {
+				edited = strings.Replace(string(data), " ", " 0", 1)
+			} else {
+				if !strings.Contains(string(data), e.from) {
+					t.Fatalf("cache holds no %s:\n%s", e.from, data)
+				}
+				edited = strings.Replace(string(data), e.from, e.to, 1)
+			}
+			if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, st, err := s.ReadState("x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Status != StatusActive || st.Session != "" {
+				t.Errorf("edited cache believed: status %q session %q", st.Status, st.Session)
+			}
+			if cfg, ok := readHotConfig(r, st); ok && cfg.Gates[0].Name != "g" {
+				t.Errorf("edited config believed: %+v", cfg.Gates)
+			}
+			states, _, err := s.List(false)
+			if err != nil || len(states) != 1 || states[0].Status != StatusActive {
+				t.Errorf("list after the edit: %v %v", states, err)
+			}
+			if after, _ := os.ReadFile(path); string(after) == edited {
+				t.Errorf("the edited cache was not rebuilt")
+			}
+			if _, ok := readHotState(r, "x", mustTip(t, s, "x")); !ok {
+				t.Errorf("the rebuilt cache is not trusted")
+			}
+		})
+	}
+}
+
+func mustTip(t *testing.T, s *Store, name string) gitstore.Hash {
+	t.Helper()
+	tip, err := s.Repo.ReadRef(RefName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tip
 }
 
 func gitOut(t *testing.T, dir string, args ...string) string {
@@ -152,7 +224,7 @@ func TestHotStateRemovesStaleTemps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	old := time.Now().Add(-2 * staleTempAge)
+	old := time.Now().Add(-2 * gitstore.StaleTempAge)
 	os.Chtimes(stale, old, old)
 	os.Chtimes(other, old, old) // another loop's: not this write's to clean
 	if _, err := s.SetStatus("tmp", Pause); err != nil {

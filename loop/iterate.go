@@ -2,14 +2,12 @@ package loop
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/snapshots"
 )
 
 // StopInput is what an agent's stop (a hook call or one driver run) tells the loop.
@@ -40,6 +38,14 @@ type StopInput struct {
 	// and the project's) on the same stop: the loop judges the stop once, and a copy that
 	// comes second gets the answer the first got, with nothing recorded.
 	StopID string
+	// HookTimeout is how long the agent lets its stop hook run, when it has such a limit
+	// and it is known (0: the loop's HookTimeout is assumed); HookTimeoutFrom says where it
+	// was read. Began is when the hook started (zero: when Stop does). The gates are cut to
+	// end HookRecordMargin before the agent would kill the hook, and recorded as timeouts.
+	// Runs of the driver have no such limit: they leave it unset and set no Began.
+	HookTimeout     time.Duration
+	HookTimeoutFrom string
+	Began           time.Time
 }
 
 // StopAnswer is what the loop remembers of the last stop that named itself (StopInput.StopID):
@@ -101,7 +107,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshots.Take(wt)
+	snap, err := takeSnapshot(wt)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +131,21 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		}
 		commands = append(commands, ran...)
 	}
-	results := RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential})
+	opts := RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential}
+	if !in.Began.IsZero() { // a hook, which its agent kills after a timeout
+		opts.Deadline = gatesDeadline(in.Began, in.HookTimeout, cfg.Gates)
+		timeout := in.HookTimeout
+		if timeout <= 0 {
+			timeout = HookTimeout(cfg.Gates)
+		}
+		opts.DeadlineWhy = fmt.Sprintf("the agent gives its stop hook %v", timeout)
+		if in.HookTimeoutFrom != "" {
+			opts.DeadlineWhy += " in " + in.HookTimeoutFrom
+		} else {
+			opts.DeadlineWhy += ", assumed from the gates' timeouts"
+		}
+	}
+	results := RunGates(ctx, cfg.Gates, opts)
 	if ctx.Err() != nil {
 		// Interrupted (Ctrl-C, or the agent killing its hook) while the gates ran: their
 		// results say nothing about the work, so nothing is recorded and the loop is as it was.
@@ -196,6 +216,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	gitstore.StallAt("recorded") // recorded, not yet answered
 	if out.State != nil && out.State.Ended() {
 		clearActive(s.Repo, name)
 	}
@@ -272,13 +293,19 @@ func (s *Store) touched(cfg *Config, st *State, tree gitstore.Hash) ([]string, e
 }
 
 // PauseForError records that the loop was paused because git-loop itself failed, so the
-// agent can stop and a person sees why; nothing is deleted. An ended loop is left as is.
-func (s *Store) PauseForError(name string, cause error) error {
-	err := s.pauseWith(name, "paused by an internal error: "+firstLine(cause.Error()), fmt.Sprintf("loop %s: paused by an internal error", name))
-	if errors.Is(err, ErrNoLoop) {
-		return nil
-	}
-	return err
+// agent can stop and a person sees why; nothing is deleted. A loop that is not active is
+// left as is. It returns the loop's state afterwards, to say truthfully what happened: paused
+// now, or already paused or ended. A loop that does not exist is ErrNoLoop.
+func (s *Store) PauseForError(name string, cause error) (*State, error) {
+	return s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+		if st.Status != StatusActive {
+			return nil, nil
+		}
+		next := *st
+		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), "paused by an internal error: "+firstLine(cause.Error())
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: paused by an internal error", name), decision: DecidePause}, nil
+	})
 }
 
 func orDefaultString(v, d string) string {

@@ -101,8 +101,11 @@ func TestStopPausedLoop(t *testing.T) {
 // TestPauseForError: an internal failure pauses the loop with the reason, deleting nothing.
 func TestPauseForError(t *testing.T) {
 	s, _ := startGated(t, "")
-	if err := s.PauseForError("g", errors.New("disk full\nmore")); err != nil {
-		t.Fatal(err)
+	if st, err := s.PauseForError("g", errors.New("disk full\nmore")); err != nil || st.Status != StatusPaused {
+		t.Fatal(st, err)
+	}
+	if _, err := s.PauseForError("nothere", errors.New("x")); !errors.Is(err, ErrNoLoop) {
+		t.Fatalf("pausing a loop that does not exist: %v", err)
 	}
 	_, st, err := s.ReadState("g")
 	if err != nil || st.Status != StatusPaused || st.Reason != "paused by an internal error: disk full" {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/snapshots"
 )
 
 // StartOptions are the inputs of Start.
@@ -96,7 +95,7 @@ func (s *Store) create(name, session string, cfg Config) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start loop %q: %w", name, err)
 	}
-	snap, err := snapshots.Take(r)
+	snap, err := takeSnapshot(r)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +133,10 @@ func (s *Store) create(name, session string, cfg Config) (*State, error) {
 		return nil, fmt.Errorf("start loop %q: %w", name, err)
 	}
 	writeHotState(r, name, commit, &st, &cfg)
-	return &st, setActive(r, name)
+	if err := setActive(r, name); err != nil {
+		return &st, fmt.Errorf("loop %q was started, but the stop hook cannot see it yet: %w; run `git loop status %s` once there is room, which writes it", name, err, name)
+	}
+	return &st, nil
 }
 
 // rootCommit is the parentless first commit of a loop: it holds loop.json, so
@@ -183,8 +185,9 @@ func (s *Store) defaultName() (string, error) {
 // removed, never reported as an error.
 func (s *Store) FindActive() (string, *State, error) {
 	if name, _ := ActiveName(s.Repo); name != "" {
-		if st := s.liveHere(name); st != nil {
-			return name, st, nil
+		st, err := s.liveHere(name)
+		if st != nil || err != nil {
+			return name, st, err
 		}
 		clearActive(s.Repo, name)
 	}
@@ -194,23 +197,30 @@ func (s *Store) FindActive() (string, *State, error) {
 	}
 	for _, st := range states {
 		if s.isHere(st) {
-			return st.Name, st, setActive(s.Repo, st.Name)
+			warnOnce("the active-loop pointer", setActive(s.Repo, st.Name), "the stop hook does not see this worktree's loop until a git loop command here can write it")
+			return st.Name, st, nil
 		}
 	}
 	return "", nil, nil
 }
 
 // liveHere returns the state of loop name when it is a readable, live loop of this
-// worktree, else nil.
-func (s *Store) liveHere(name string) *State {
+// worktree, else nil. A loop whose ref exists but cannot be read (a broken ref file, a
+// missing object, a state.json that does not parse) is an error, ErrCorrupt: the pointer
+// keeps naming it, so that status says it is corrupt and how to restore it, rather than that
+// there is no loop.
+func (s *Store) liveHere(name string) (*State, error) {
 	if CheckName(name) != nil {
-		return nil
+		return nil, nil
 	}
 	_, st, err := s.ReadState(name)
-	if err != nil || st.Ended() || !s.isHere(st) {
-		return nil
+	if errors.Is(err, ErrCorrupt) {
+		return nil, err
 	}
-	return st
+	if err != nil || st.Ended() || !s.isHere(st) {
+		return nil, nil
+	}
+	return st, nil
 }
 
 // isHere reports whether st belongs to this worktree. Worktree paths are canonical; a loop
@@ -268,13 +278,21 @@ func (s *Store) lastLoopHere() *State {
 // commit without a readable state.json) do not stop it: each is described in skipped, as
 // "refs/loop/<x> is not a loop (<why>)", for the caller to warn about.
 func (s *Store) List(all bool) (loops []*State, skipped []string, err error) {
-	refs, err := s.Repo.ListRefs("refs/loop/")
+	refs, broken, err := s.Repo.ListRefsBroken("refs/loop/")
 	if err != nil {
 		return nil, nil, fmt.Errorf("list loops: %w", err)
+	}
+	for _, name := range broken {
+		if loop := strings.TrimPrefix(name, "refs/loop/"); CheckName(loop) == nil {
+			skipped = append(skipped, fmt.Sprintf("loop %s is corrupt: its ref file %s is broken; %s", loop, s.Repo.RefPath(name), s.restoreAdvice(loop, gitstore.ZeroHash, true)))
+		}
 	}
 	for _, ref := range refs {
 		st, why := s.loopAt(ref)
 		if why != "" {
+			if loop := strings.TrimPrefix(ref.Name, "refs/loop/"); CheckName(loop) == nil {
+				why += "; " + s.restoreAdvice(loop, ref.Hash, false)
+			}
 			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%s)", ref.Name, why))
 			continue
 		}

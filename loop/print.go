@@ -23,16 +23,38 @@ func (s *Store) Status(name string) (*State, *Config, error) {
 	st, cfgLine, hit := readHot(s.Repo, name, tip) // one read for both, on the hot path
 	if hit {
 		if cfg, ok := hotConfig(cfgLine, st); ok {
-			return st, cfg, nil
+			return s.withProblems(name, st), cfg, nil
 		}
 	} else if st, err = s.cachedStateAt(name, tip); err != nil {
 		return nil, nil, err
 	}
 	cfg, err := s.ReadConfig(name, tip)
-	if err == nil {
-		writeHotState(s.Repo, name, tip, st, cfg)
+	if err != nil {
+		return nil, nil, err
 	}
-	return st, cfg, err
+	writeHotState(s.Repo, name, tip, st, cfg)
+	return s.withProblems(name, st), cfg, nil
+}
+
+// withProblems returns st, or a copy of it carrying its problems (see Problems).
+func (s *Store) withProblems(name string, st *State) *State {
+	probs := s.Problems(name, st)
+	if len(probs) == 0 {
+		return st
+	}
+	cp := *st
+	cp.Problems = probs
+	return &cp
+}
+
+// WithProblems returns states, each carrying what keeps it from being enforced now (see
+// Problems), for list to print.
+func (s *Store) WithProblems(states []*State) []*State {
+	out := make([]*State, len(states))
+	for i, st := range states {
+		out[i] = s.withProblems(st.Name, st)
+	}
+	return out
 }
 
 // PrintStatus writes a loop's state and what it is for; as JSON, {"state": …, "config": …}.
@@ -87,6 +109,9 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 	if st.Status == StatusPaused {
 		fmt.Fprintf(w, "continue:  %s, then tell the agent to go on\n", terminalSafe(ResumeCommand(st)))
 	}
+	for _, p := range st.Problems {
+		fmt.Fprintf(w, "problem:   %s\n", terminalSafe(p.Text))
+	}
 	fmt.Fprintf(w, "iteration: %s\n", formatIteration(st.Iteration, st.MaxIterations))
 	if st.Session != "" {
 		fmt.Fprintf(w, "session:   %s\n", terminalSafe(st.Session))
@@ -112,15 +137,33 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tUPDATED\tWORKTREE")
+	var notes []string
 	for _, st := range states {
 		where := terminalSafe(st.Worktree)
 		if st.Remote != "" {
 			where = "fetched from " + st.Remote
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, st.Status, formatIteration(st.Iteration, st.MaxIterations),
+		status := st.Status
+		if st.Unenforced() {
+			status += " (!)"
+		}
+		for _, p := range st.Problems {
+			mark := "note:"
+			if p.Unenforced {
+				mark = "(!)"
+			}
+			notes = append(notes, fmt.Sprintf("%s %s: %s", mark, st.Name, terminalSafe(p.Text)))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, status, formatIteration(st.Iteration, st.MaxIterations),
 			st.UpdatedAt.Local().Format(time.DateTime), where)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	return nil
 }
 
 // PrintCheckpoint reports a recorded checkpoint.

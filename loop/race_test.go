@@ -19,8 +19,12 @@ import (
 )
 
 // TestMain lets the test binary act as a child process: checkpointing for TestRaceCheckpoint,
-// starting a loop for TestRaceStart.
+// starting a loop for TestRaceStart, guarding a gate for the tests that use a guard
+// (useGuard).
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == GuardArg { // the test binary as a gate's guard
+		os.Exit(RunGuard(os.Args[2:]))
+	}
 	if dir := os.Getenv("GITLOOP_RACE_CHILD"); dir != "" {
 		os.Exit(raceChild(dir))
 	}

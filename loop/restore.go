@@ -64,7 +64,7 @@ func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreRes
 	}
 	// Plan on a snapshot of the worktree as it is, so a refusal records nothing; record
 	// that same snapshot once the plan holds.
-	snap, err := snapshots.Take(wt)
+	snap, err := takeSnapshot(wt)
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +262,7 @@ func (s *Store) recordTaken(name, kind, reason string, allow func(*State) error,
 			return nil, nil, err
 		}
 		prefetched := s.prefetch(name, cur.Iteration+1)
-		snap, err = snapshots.Take(wt)
+		snap, err = takeSnapshot(wt)
 		<-prefetched
 		if err != nil {
 			return nil, nil, err

@@ -121,8 +121,8 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 			return d.interrupted(st.Iteration)
 		}
 		if err != nil {
-			if perr := s.PauseForError(name, err); perr != nil {
-				d.say("could not record the pause either: %v", perr)
+			if _, perr := s.PauseForError(name, err); perr != nil {
+				d.say("the loop could not be paused either (%v): it is still active, and the next run judges again", perr)
 			}
 			return nil, err
 		}

@@ -174,7 +174,7 @@ func (s *Store) confirmCompletion(ctx context.Context, name string, st *State, n
 	}
 	var snap *snapshots.Result
 	if wtErr == nil {
-		if snap, err = snapshots.Take(wt); err != nil {
+		if snap, err = takeSnapshot(wt); err != nil {
 			return nil, err
 		}
 	}

@@ -67,6 +67,9 @@ type State struct {
 	// LastStop is the last judged stop that named itself and the answer it got (see
 	// StopInput.StopID).
 	LastStop *StopAnswer `json:"last_stop,omitempty"`
+	// Problems, set by status and list on the state they print and never stored, is what
+	// keeps the loop from being enforced now (see Store.Problems).
+	Problems []Problem `json:"problems,omitempty"`
 }
 
 // timePaused keeps the paused time as s follows prev: it notes when a loop becomes paused
@@ -88,6 +91,16 @@ func (s *State) timePaused(prev *State, now time.Time) {
 // paused.
 func (s *State) running(now time.Time) time.Duration {
 	return now.Sub(s.StartedAt) - s.Paused
+}
+
+// Unenforced reports whether a problem lets the loop's stops through unjudged now.
+func (s *State) Unenforced() bool {
+	for _, p := range s.Problems {
+		if p.Unenforced {
+			return true
+		}
+	}
+	return false
 }
 
 // maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else

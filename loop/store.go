@@ -96,6 +96,10 @@ func (s *Store) readTip(name string) (gitstore.Hash, error) {
 		}
 		return tip, fmt.Errorf("%w %q: list loops with `git loop list --all`", ErrNoLoop, name)
 	}
+	if isBroken(err) {
+		return tip, fmt.Errorf("%w: loop %q: its ref file %s is broken (%s); %s", ErrCorrupt, name,
+			s.Repo.RefPath(RefName(name)), gitstore.BrokenRefReason(err), s.restoreAdvice(name, gitstore.ZeroHash, true))
+	}
 	if err != nil {
 		return tip, fmt.Errorf("read loop %q: %w", name, err)
 	}
@@ -120,7 +124,7 @@ func (s *Store) cachedStateAt(name string, tip gitstore.Hash) (*State, error) {
 func (s *Store) stateAt(name string, tip gitstore.Hash) (*State, error) {
 	st, err := s.loadState(name, tip)
 	if err != nil {
-		return nil, fmt.Errorf("%w: loop %q at %s: %v; inspect it with `git show %s:%s`", ErrCorrupt, name, tip, err, RefName(name), stateFile)
+		return nil, fmt.Errorf("%w: loop %q at %s: %v; %s", ErrCorrupt, name, tip, err, s.restoreAdvice(name, tip, false))
 	}
 	return st, nil
 }
@@ -244,7 +248,9 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 			return nil, fmt.Errorf("update loop %q: %w", name, err)
 		}
 		writeHotState(s.Repo, name, commit, &ch.state, nil)
+		s.clearUnrecorded(name) // a change is recorded: the loop is as its ref says
 		ch.notesErr = s.annotate(prov)
+		s.Repo.SweepTempObjects() // what killed writers left, now and then
 		return &ch.state, nil
 	}
 }

@@ -27,6 +27,9 @@ type Result struct {
 	Hashed int
 	// Listed counts directories whose entries had to be read (not answered by the cache).
 	Listed int
+	// CacheErr says why the stat cache could not be saved. The cache is rebuildable: the
+	// snapshot is whole without it, and the next one only reads more.
+	CacheErr error
 }
 
 // CachePath is where the stat cache of r's worktree lives.
@@ -69,12 +72,11 @@ func take(r *gitstore.Repo) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res := &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending), Listed: int(s.listed.Load())}
 	if !clean || tree != s.cache.root || len(s.pending) > 0 || freshListings(root) {
-		if err := s.nextCache(root).save(CachePath(r)); err != nil {
-			return nil, err
-		}
+		res.CacheErr = s.nextCache(root).save(CachePath(r))
 	}
-	return &Result{Tree: tree, Files: int(s.count.Load()), Hashed: len(s.pending), Listed: int(s.listed.Load())}, nil
+	return res, nil
 }
 
 // usableHash returns the index's object name for a file whose stat data still match the

@@ -1,0 +1,63 @@
+package loop
+
+import (
+	"time"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// A stop hook's work nests inside the timeout its agent gives it: the snapshot, then the
+// gates (in parallel), then the record and the answer. The gates get what is left once room
+// for the record is kept, so a gate over its share is cut, killed and recorded as a timeout,
+// rather than the agent killing the hook with nothing recorded.
+
+const (
+	// hookSnapshotAllowance is what a stop may spend before its gates start: reading the
+	// state and the agent's message, and the snapshot.
+	hookSnapshotAllowance = 40 * time.Second
+	// HookRecordMargin is what a stop keeps after its gates to record the iteration and
+	// answer the agent.
+	HookRecordMargin = 15 * time.Second
+	// hookTimeoutStep rounds hook timeouts up, so they read as round numbers in the agents'
+	// files.
+	hookTimeoutStep = 10 * time.Second
+)
+
+// HookTimeout is the timeout an agent should give git-loop's stop hook for a loop with these
+// gates: the longest gate timeout — at least the default, which a gate added later with
+// --gate gets — plus the grace to stop a gate, the snapshot before the gates and the record
+// after, rounded up to 10 seconds. With no gate or only default ones it is 660 s. install
+// writes it (from .gitloop and git config), and a stop that cannot find the timeout its agent
+// was given assumes it.
+func HookTimeout(gates []Gate) time.Duration {
+	longest := DefaultGateTimeout
+	for _, g := range gates {
+		longest = max(longest, gateTimeout(g, DefaultGateTimeout))
+	}
+	d := longest + gateKillGrace + 2*gatePipeGrace + hookSnapshotAllowance + HookRecordMargin
+	return (d + hookTimeoutStep - 1) / hookTimeoutStep * hookTimeoutStep
+}
+
+// gatesDeadline is when a stop that began at began, under a hook timeout of timeout (0: the
+// loop's HookTimeout), must have its gates done: the record margin before the agent kills it.
+func gatesDeadline(began time.Time, timeout time.Duration, gates []Gate) time.Time {
+	if timeout <= 0 {
+		timeout = HookTimeout(gates)
+	}
+	return began.Add(timeout - HookRecordMargin)
+}
+
+// ConfiguredGates are the gates a loop started in the worktree containing dir would get
+// from its .gitloop and git config (none when dir is in no repository, or they do not
+// parse: the defaults then apply).
+func ConfiguredGates(dir string) []Gate {
+	r, err := gitstore.Open(dir)
+	if err != nil {
+		return nil
+	}
+	s, err := LoadSettings(r)
+	if err != nil {
+		return nil
+	}
+	return s.Gates
+}

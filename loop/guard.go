@@ -1,0 +1,43 @@
+package loop
+
+import "sync"
+
+// GuardArg is the hidden first argument that makes git-loop run as a gate's guard (see
+// RunGuard). It is no command a person types.
+const GuardArg = "__gate-guard"
+
+var guard struct {
+	sync.Mutex
+	exe  func() (string, error)
+	once *sync.Once
+	path string
+}
+
+// UseGateGuard makes RunGates run each gate under a guard where the platform has one (Linux):
+// exe names the executable that runs RunGuard when its first argument is GuardArg — git-loop
+// itself (os.Executable). Without it, or when exe fails, gates run without a guard.
+func UseGateGuard(exe func() (string, error)) {
+	guard.Lock()
+	defer guard.Unlock()
+	guard.exe, guard.once, guard.path = exe, new(sync.Once), ""
+}
+
+// guardPath is the guard's executable, or "" when gates run unguarded.
+func guardPath() string {
+	guard.Lock()
+	exe, once := guard.exe, guard.once
+	guard.Unlock()
+	if exe == nil {
+		return ""
+	}
+	once.Do(func() {
+		if p, err := exe(); err == nil {
+			guard.Lock()
+			guard.path = p
+			guard.Unlock()
+		}
+	})
+	guard.Lock()
+	defer guard.Unlock()
+	return guard.path
+}

@@ -1,0 +1,8 @@
+//go:build unix && !linux
+
+package loop
+
+import "os/exec"
+
+// tieToParent does nothing where there is no parent-death signal.
+func tieToParent(cmd *exec.Cmd) {}

@@ -172,7 +172,7 @@ func TestDoctor(t *testing.T) {
 
 	// A changed hook is no longer the one reviewed; git-loop on PATH is needed by all.
 	hooksJSON := filepath.Join(repo, ".codex", "hooks.json")
-	writeString(t, hooksJSON, strings.Replace(readString(t, hooksJSON), "600", "300", 1))
+	writeString(t, hooksJSON, strings.Replace(readString(t, hooksJSON), "660", "300", 1))
 	t.Setenv("PATH", t.TempDir())
 	rep = Doctor(repo)
 	if rep.OK || !strings.Contains(rep.String(), "changed since it was reviewed") || strings.Count(rep.String(), "git-loop is not on PATH") != 6 {

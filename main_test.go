@@ -56,6 +56,17 @@ func hermeticGit(env *testscript.Env) error {
 	if err := os.WriteFile(gitconfig, []byte(cfg), 0o666); err != nil {
 		return err
 	}
+	if raceEnabled {
+		// Under -race the test binary, which scripts would run as git-loop, is several times
+		// slower at every command: scripts check behaviour, so they run git-loop as a person
+		// does, built plainly from the same source (the packages' own tests, including the
+		// concurrent ones, keep the race detector).
+		exe, _, err := realagents.GitLoop(".")
+		if err != nil {
+			return err
+		}
+		env.Setenv("PATH", filepath.Dir(exe)+string(os.PathListSeparator)+env.Getenv("PATH"))
+	}
 	for k, v := range map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",

@@ -541,13 +541,10 @@ func TestRealAgentLimit(t *testing.T) {
 
 // A loop with a token budget far below what one turn costs: the first stop counts the
 // tokens the agent's own log records (Claude Code's transcript, Codex CLI's rollout, Copilot
-// CLI's session log), finds the budget spent, pauses the loop and lets the agent stop. The
+// CLI's session log, Gemini CLI's chat log), finds the budget spent, pauses the loop and lets the agent stop. The
 // count must lie between what the first model call used and what all calls to the mock used.
 func TestRealAgentTokenBudget(t *testing.T) {
 	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
-		if inst.Name == "gemini" {
-			t.Skip("Gemini CLI: git-loop reads no session log of Gemini's, so a token budget is not enforced under it (README, Other agents)")
-		}
 		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "All fixed. <promise>DONE</promise>"}})
 		e.InstallHooks()
 		e.Git("config", "loop.tokenBudget", "1000")
@@ -593,9 +590,6 @@ func mockUsage(e *realagents.Env) (first, all int64) {
 // from the agent's log, pauses the loop saying which command, and lets the agent stop.
 func TestRealAgentMustNot(t *testing.T) {
 	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
-		if inst.Name == "gemini" {
-			t.Skip("Gemini CLI: git-loop reads no session log of Gemini's, so must-not commands are not enforced under it (README, Other agents)")
-		}
 		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Shell: "echo forbidden-step"}, {Text: "Done. <promise>DONE</promise>"}})
 		e.InstallHooks()
 		e.Git("config", "loop.mustNot", "forbidden-step")
@@ -605,6 +599,7 @@ func TestRealAgentMustNot(t *testing.T) {
 		if r.Code != 0 {
 			t.Errorf("%s exited %d", inst.Name, r.Code)
 		}
+		e.SavePayloads(payloadDir, "must-not")
 		stops := e.StopHooks()
 		if len(stops) != 1 || stops[0].Reason() != "" {
 			t.Errorf("want one stop, let through; the hook ran %d times", len(stops))

@@ -136,7 +136,9 @@ func GeminiAfterAgent(ctx context.Context, io Streams) int {
 	stop := agentStop{hook: "gemini after-agent", dirs: []string{in.Cwd}, session: in.SessionID,
 		thisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
 			return geminiThisTurn(in.PromptResponse, prev)
-		}}
+		},
+		// its chat log: the token budget and must-not commands
+		countTokens: geminiCounter(in.TranscriptPath), readCommands: geminiCommandReader(in.TranscriptPath)}
 	return runStop(ctx, io, stop, geminiAnswer)
 }
 

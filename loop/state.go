@@ -130,7 +130,8 @@ type TranscriptMark struct {
 	LastID string `json:"last_id,omitempty"` // message id at the offset (its lines may continue)
 	Tokens int64  `json:"tokens"`
 	// Running is the transcript's own running token total at the offset, for agents that
-	// record one (Codex's token_count events) rather than each answer's usage.
+	// record one (Codex's token_count events) rather than each answer's usage; for Gemini
+	// CLI's chat log, the tokens of the call LastID names (written again, it counts once).
 	Running int64 `json:"running,omitempty"`
 }
 

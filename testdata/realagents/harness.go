@@ -478,10 +478,19 @@ func (e *Env) SavePayloads(dir, scenario string) {
 }
 
 // SessionLogs are the session logs the agent wrote that git-loop reads and the hook
-// payloads do not already hold: Copilot CLI's events.jsonl files (one per session, in the
-// order the sessions began), for the fixtures of its reader.
+// payloads do not already hold: Copilot CLI's events.jsonl files and Gemini CLI's chat
+// logs (one per session, in the order the sessions began), for the fixtures of their readers.
 func (e *Env) SessionLogs() []string {
 	e.T.Helper()
+	if e.Agent.Name == "gemini" {
+		// session-YYYY-MM-DDTHH-MM-ID.jsonl: sorts by start time as text
+		logs, err := filepath.Glob(filepath.Join(e.Home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		sort.Strings(logs)
+		return logs
+	}
 	if e.Agent.Name != "copilot" {
 		return nil
 	}

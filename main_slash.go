@@ -24,6 +24,9 @@ var slashArgsFlag = &cli.StringFlag{Name: "slash-args", Hidden: true,
 func slashFlags() []cli.Flag {
 	var out []cli.Flag
 	for _, f := range startFlags() {
+		if vf, ok := f.(cli.VisibleFlag); ok && !vf.IsVisible() {
+			continue // kept on start for old scripts (--force), never part of /git-loop
+		}
 		if f.Names()[0] != "prompt-file" {
 			out = append(out, f)
 		}

@@ -114,40 +114,12 @@ var copilotShellTools = map[string]bool{"bash": true, "powershell": true}
 // over. No text in the turn is ErrNoAssistantText (wrapped, naming the file); errors opening
 // or reading the file name it too.
 func CopilotThisTurnText(path string) (text, id string, err error) {
-	f, size, err := openTranscript(path)
-	if err != nil {
-		return "", "", err
-	}
-	defer f.Close()
-	text, id, err = copilotLastText(f, size, defaultLimits)
-	switch {
-	case errors.Is(err, ErrNoAssistantText):
-		return "", "", fmt.Errorf("%w: %s", ErrNoAssistantText, path)
-	case err != nil:
-		return "", "", readError(path, err)
-	}
-	return text, id, nil
+	return turnTextOf(path, copilotTurnLine)
 }
 
 // copilotLastText is CopilotThisTurnText over the first size bytes of r.
 func copilotLastText(r io.ReaderAt, size int64, lim limits) (text, id string, err error) {
-	br := newBackReader(r, size, lim)
-	for {
-		line, err := br.prev()
-		if err == io.EOF {
-			return "", "", ErrNoAssistantText
-		}
-		if err != nil {
-			return "", "", err
-		}
-		text, id, v := copilotTurnLine(line)
-		switch v {
-		case lineText:
-			return text, id, nil
-		case lineEndsTurn:
-			return "", "", ErrNoAssistantText
-		}
-	}
+	return lastTurnText(r, size, lim, copilotTurnLine)
 }
 
 // copilotTurnLine classifies one events.jsonl line for the search of the turn's text.

@@ -71,12 +71,18 @@ func LastAssistantText(path string) (string, error) {
 // ThisTurnText is LastAssistantText that also returns the uuid of the transcript line the
 // text came from, so a later stop can tell the same answer from a new one.
 func ThisTurnText(path string) (text, id string, err error) {
+	return turnTextOf(path, turnLine)
+}
+
+// turnTextOf opens the log at path and reads its last turn's text backwards, each line
+// classified by classify (one agent's log format), naming path in its errors.
+func turnTextOf(path string, classify lineClassifier) (text, id string, err error) {
 	f, size, err := openTranscript(path)
 	if err != nil {
 		return "", "", err
 	}
 	defer f.Close()
-	text, id, err = lastAssistantText(f, size, defaultLimits)
+	text, id, err = lastTurnText(f, size, defaultLimits, classify)
 	switch {
 	case errors.Is(err, ErrNoAssistantText):
 		return "", "", fmt.Errorf("%w: %s", ErrNoAssistantText, path)
@@ -114,8 +120,19 @@ func openTranscript(path string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
+// lineClassifier reads one line of an agent's log for the search of its last turn's text:
+// the text and id of an answer, or whether the line ends the turn.
+type lineClassifier func(line []byte) (text, id string, v verdict)
+
 // lastAssistantText is ThisTurnText over the first size bytes of r.
 func lastAssistantText(r io.ReaderAt, size int64, lim limits) (text, id string, err error) {
+	return lastTurnText(r, size, lim, turnLine)
+}
+
+// lastTurnText walks the first size bytes of r backwards and returns the text of the first
+// line classify finds one in, or ErrNoAssistantText at a line that ends the turn or at the
+// start.
+func lastTurnText(r io.ReaderAt, size int64, lim limits, classify lineClassifier) (text, id string, err error) {
 	br := newBackReader(r, size, lim)
 	for {
 		line, err := br.prev()
@@ -125,8 +142,8 @@ func lastAssistantText(r io.ReaderAt, size int64, lim limits) (text, id string, 
 		if err != nil {
 			return "", "", err
 		}
-		text, id, verdict := turnLine(line)
-		switch verdict {
+		text, id, v := classify(line)
+		switch v {
 		case lineText:
 			return text, id, nil
 		case lineEndsTurn:

@@ -150,17 +150,11 @@ var claudeFile = func() hookFile {
 // installHooks merges hf's hooks into the file at path, as InstallClaude describes.
 func installHooks(path string, hf hookFile) (InstallResult, error) {
 	res := InstallResult{Path: path}
-	target, err := loop.ResolveLink(path)
+	target, doc, created, err := readForEdit(path, hf.product+" settings")
 	if err != nil {
-		return res, fmt.Errorf("hooks: %w", err)
+		return res, err
 	}
-	doc, err := os.ReadFile(target)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		res.Created = true
-	case err != nil:
-		return res, fmt.Errorf("hooks: read %s settings: %w", hf.product, err)
-	}
+	res.Created = created
 	out, added, present, err := mergeHooks(doc, path, hf)
 	if err != nil {
 		return res, err
@@ -169,13 +163,37 @@ func installHooks(path string, hf hookFile) (InstallResult, error) {
 	if len(added) == 0 {
 		return res, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return res, fmt.Errorf("hooks: create the directory of %s: %w", path, err)
+	return res, writeEdited(path, target, out, 0o644)
+}
+
+// readForEdit reads the file at path (through a symlink, to the file it names) for an edit
+// that keeps it whole: its target, its content, and whether it is missing (to be created).
+// what names the file in errors.
+func readForEdit(path, what string) (target string, doc []byte, missing bool, err error) {
+	if target, err = loop.ResolveLink(path); err != nil {
+		return "", nil, false, fmt.Errorf("hooks: %w", err)
 	}
-	if err := loop.ReplaceFile(target, out, 0o644); err != nil { // an existing file keeps its mode
-		return res, fmt.Errorf("hooks: %w", err)
+	doc, err = os.ReadFile(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return target, nil, true, nil
+	case err != nil:
+		return "", nil, false, fmt.Errorf("hooks: read %s: %w", what, err)
 	}
-	return res, nil
+	return target, doc, false, nil
+}
+
+// writeEdited replaces target, the file path names, with out atomically, creating its
+// directory; a new file gets perm, its directory perm with the search bits, and an existing
+// file keeps its mode.
+func writeEdited(path, target string, out []byte, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(target), perm|(perm&0o444)>>2); err != nil {
+		return fmt.Errorf("hooks: create the directory of %s: %w", path, err)
+	}
+	if err := loop.ReplaceFile(target, out, perm); err != nil {
+		return fmt.Errorf("hooks: %w", err)
+	}
+	return nil
 }
 
 // mergeClaudeHooks returns doc with the missing ClaudeHooks added, what it added and what

@@ -5,16 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/git-loop/git-loop/loop"
 )
 
 // Codex CLI (0.169.0) runs a hook from a hooks.json only when two things hold:
@@ -321,17 +317,11 @@ func codexReviewProblem(cfg tomlDoc, cfgPath string, ref codexHookRef, installCm
 // new table without rewriting what is there, is left as it is, and the result says why.
 func recordCodexReviews(cfgPath string, refs []codexHookRef) (InstallResult, error) {
 	res := InstallResult{Path: cfgPath}
-	target, err := loop.ResolveLink(cfgPath)
+	target, doc, created, err := readForEdit(cfgPath, "Codex's configuration")
 	if err != nil {
-		return res, fmt.Errorf("hooks: %w", err)
+		return res, err
 	}
-	doc, err := os.ReadFile(target)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		res.Created = true
-	case err != nil:
-		return res, fmt.Errorf("hooks: read Codex's configuration: %w", err)
-	}
+	res.Created = created
 	out := doc
 	for _, ref := range refs {
 		what := fmt.Sprintf("the review of Codex hook %s, as Codex's /hooks records it (trusted_hash %s)", ref.key, ref.hash)
@@ -359,11 +349,5 @@ func recordCodexReviews(cfgPath string, refs []codexHookRef) (InstallResult, err
 		res.Created = false
 		return res, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-		return res, fmt.Errorf("hooks: create the directory of %s: %w", cfgPath, err)
-	}
-	if err := loop.ReplaceFile(target, out, 0o600); err != nil { // an existing file keeps its mode
-		return res, fmt.Errorf("hooks: %w", err)
-	}
-	return res, nil
+	return res, writeEdited(cfgPath, target, out, 0o600)
 }

@@ -697,3 +697,42 @@ func TestRealAgentCopilotBothHooks(t *testing.T) {
 	checkLog(t, e, "continue", "complete")
 	e.Fsck()
 }
+
+// TestRealAgentClaudeSlashCommand: the /git-loop command `install claude` writes works in the
+// real Claude Code with the official ralph-loop plugin's arguments: its command block runs
+// before the model is asked, starts the loop bound to the session with the promise as typed
+// (a comma in it included), the model sees git-loop's output, and the promise completes the
+// loop. Arguments a fenced block cuts short start nothing: the command fails, and Claude Code
+// shows the person git-loop's reason and asks the model nothing.
+func TestRealAgentClaudeSlashCommand(t *testing.T) {
+	inst := realagents.Require(t, "claude")
+	e := realagents.New(t, inst, builtGitLoop(t),
+		mockmodel.Script{{Shell: realagents.FixCommand}, {Text: "Fixed. <promise>DONE, truly</promise>"}})
+	e.InstallHooks()
+	r := e.RunAgent(agentTimeout, `/git-loop "Fix Sub in calc/calc.go so that go test passes." --completion-promise "DONE, truly" --max-iterations 5`)
+	if r.Code != 0 {
+		t.Errorf("claude exited %d", r.Code)
+	}
+	if first := mainRequest(t, e, 0, 0); !strings.Contains(first.LastUser, "loop main started") {
+		t.Errorf("the model was not shown git-loop's start: %q", first.LastUser)
+	}
+	if st := e.Status("main"); st.Status != "completed" || st.Iteration != 1 || st.Session == "" {
+		t.Errorf("loop %s at iteration %d (session %q): %s; want completed at 1, bound to the session", st.Status, st.Iteration, st.Session, st.Reason)
+	}
+
+	cut := realagents.New(t, inst, builtGitLoop(t), mockmodel.Script{{Text: "I will not work on it."}})
+	cut.InstallHooks()
+	r = cut.RunAgent(agentTimeout, "/git-loop Fix this panic:\n```\npanic: assignment to entry in nil map\n```\n--max-iterations 3")
+	if r.Code != 0 {
+		t.Errorf("claude exited %d", r.Code)
+	}
+	if !strings.Contains(r.Stdout, "cut short, so no loop was started") {
+		t.Errorf("the person was not shown why nothing started:\n%s", r.Stdout)
+	}
+	if n := len(cut.Mock.MainRequests()); n != 0 {
+		t.Errorf("the model was asked %d times after a start that failed", n)
+	}
+	if out := cut.Loop("list"); !strings.Contains(out, "no loops") {
+		t.Errorf("a loop was started from arguments cut short:\n%s", out)
+	}
+}

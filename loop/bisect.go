@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -252,7 +254,7 @@ func (b *bisector) run(rec *Iteration) testRun {
 // rangeError explains an end of the range that does not behave as named: its output's end
 // goes to the progress writer, the error is one line.
 func (b *bisector) rangeError(r testRun, what, flag string) error {
-	if tail := strings.TrimRight(lastLines(r.output, 10), "\n"); b.opts.Progress != nil && strings.TrimSpace(tail) != "" {
+	if tail := strings.TrimRight(textutil.LastLines(r.output, 10), "\n"); b.opts.Progress != nil && strings.TrimSpace(tail) != "" {
 		for _, line := range strings.Split(tail, "\n") {
 			fmt.Fprintf(b.opts.Progress, "  | %s\n", line)
 		}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Check runs loop name's gates on its worktree now and records nothing. A fetched loop's
@@ -44,7 +46,7 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 	}
 	for _, g := range results {
 		if g.Failed() {
-			fmt.Fprintf(w, "\n--- %s (%s, exit %d):\n%s\n", g.Name, g.Status, g.ExitCode, strings.TrimRight(lastLines(g.Tail, tailLines), "\n"))
+			fmt.Fprintf(w, "\n--- %s (%s, exit %d):\n%s\n", g.Name, g.Status, g.ExitCode, strings.TrimRight(textutil.LastLines(g.Tail, tailLines), "\n"))
 		}
 	}
 	return nil

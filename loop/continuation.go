@@ -3,6 +3,8 @@ package loop
 import (
 	"fmt"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // tailLines is how much of a failing gate's output the continuation shows.
@@ -23,9 +25,9 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	b.WriteString(failingSummaries(failing))
 	switch {
 	case layer != "" && evidence.Name == layer:
-		fmt.Fprintf(&b, "\nRework layer %d, gate %q (%s, exit %d). The end of its output:\n\n%s\n", evidence.Layer, evidence.Name, evidence.Status, evidence.ExitCode, fence(lastLines(evidence.Tail, tailLines)))
+		fmt.Fprintf(&b, "\nRework layer %d, gate %q (%s, exit %d). The end of its output:\n\n%s\n", evidence.Layer, evidence.Name, evidence.Status, evidence.ExitCode, fence(textutil.LastLines(evidence.Tail, tailLines)))
 	case layer != "":
-		fmt.Fprintf(&b, "\nRework layer %q: a routing rule sends this failure there. The output of gate %q that matched:\n\n%s\n", layer, evidence.Name, fence(lastLines(evidence.Tail, tailLines)))
+		fmt.Fprintf(&b, "\nRework layer %q: a routing rule sends this failure there. The output of gate %q that matched:\n\n%s\n", layer, evidence.Name, fence(textutil.LastLines(evidence.Tail, tailLines)))
 	}
 	switch {
 	case cfg.Exit == ExitLimit:
@@ -115,14 +117,4 @@ func signalText(cfg *Config) string {
 		return cfg.Markers[0]
 	}
 	return "EXIT_SIGNAL: true in a ---LOOP_STATUS--- block"
-}
-
-// lastLines returns at most n final lines of s.
-func lastLines(s string, n int) string {
-	s = strings.TrimRight(s, "\n")
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/diag"
 )
 
 // coverageClockSlack allows for file systems whose modification times are coarser than the
@@ -40,7 +42,7 @@ func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) []st
 	if res.Status == GateError || res.Status == GateTimeout || res.Status == GateSkip {
 		return nil
 	}
-	d := ParseDiagnostics(res.Tail)
+	d := diag.ParseDiagnostics(res.Tail)
 	var notes []string
 	if g.Coverage != "" {
 		if v, err := readCoverageReport(dir, g.Coverage, began); err != nil {
@@ -72,9 +74,9 @@ func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) []st
 
 // checkRequirements returns the conditions that do not hold ("coverage 72.5% < 85%") and
 // those whose metric the output does not show.
-func checkRequirements(g Gate, d Diagnostics) (unmet, absent []string) {
+func checkRequirements(g Gate, d diag.Diagnostics) (unmet, absent []string) {
 	for _, text := range g.Require {
-		r, err := ParseRequirement(text)
+		r, err := diag.ParseRequirement(text)
 		if err != nil { // checked at start; a hand-edited loop.json still gets a clear line
 			unmet = append(unmet, err.Error())
 			continue
@@ -119,7 +121,7 @@ func readCoverageReport(dir, path string, began time.Time) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read coverage report %s: %v", path, err)
 	}
-	v, err := ParseCoverageReport(data)
+	v, err := diag.ParseCoverageReport(data)
 	if err != nil {
 		return 0, fmt.Errorf("coverage report %s: %v", path, err)
 	}
@@ -129,7 +131,7 @@ func readCoverageReport(dir, path string, began time.Time) (float64, error) {
 // checkGateOptions validates a gate's require conditions and coverage path at start.
 func checkGateOptions(g Gate) error {
 	for _, text := range g.Require {
-		if _, err := ParseRequirement(text); err != nil {
+		if _, err := diag.ParseRequirement(text); err != nil {
 			return fmt.Errorf("%w: gate %q: %v", ErrConfig, g.Name, err)
 		}
 	}

@@ -12,6 +12,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/diag"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Gate statuses.
@@ -67,7 +71,7 @@ type GateResult struct {
 	// paths in the output do not change it); set for fail, blocked, timeout and error.
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Diagnostics sums up what the output says (tests, errors, coverage), when it says any.
-	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // Passed reports whether the gate passed.
@@ -245,20 +249,19 @@ func GateFingerprint(name, status, tail string, tailBytes int) string {
 }
 
 var (
-	reANSI = lazyRegexp(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
 	// A temp directory and the (usually random) name directly under it.
-	reTempPath = lazyRegexp(`(?:/private)?(?:/tmp|/var/tmp|/var/folders/[^/\s]+/[^/\s]+/[A-Z])(?:/[^/\s:'"()\[\]]*)?` +
+	reTempPath = textutil.LazyRegexp(`(?:/private)?(?:/tmp|/var/tmp|/var/folders/[^/\s]+/[^/\s]+/[A-Z])(?:/[^/\s:'"()\[\]]*)?` +
 		`|(?i:[a-z]:\\(?:[^\\\s]+\\)*?(?:Temp|tmp)(?:\\[^\\\s:'"()\[\]]*)?)`)
 	// Go-style and unit-suffixed durations: 0.12s, 350ms, 1m30.5s, 2h0m0s, 12µs.
-	reDuration = lazyRegexp(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`)
-	reUUID     = lazyRegexp(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
-	reHex      = lazyRegexp(`\b(?:0[xX])?[0-9a-fA-F]{7,}\b`)
+	reDuration = textutil.LazyRegexp(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`)
+	reUUID     = textutil.LazyRegexp(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reHex      = textutil.LazyRegexp(`\b(?:0[xX])?[0-9a-fA-F]{7,}\b`)
 )
 
 // normalizeGateOutput rewrites output so that what varies between runs of the same failure
 // (timings, counters, addresses, hashes, temp directories, colours) does not.
 func normalizeGateOutput(s string) string {
-	s = reANSI().ReplaceAllString(s, "")
+	s = diag.StripANSI(s)
 	if tmp := strings.TrimRight(os.TempDir(), `/\`); len(tmp) > 1 {
 		s = strings.ReplaceAll(s, tmp, "/tmp")
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -268,7 +270,7 @@ func splitFrontMatter(text string) (front, body string, ok bool) {
 }
 
 // yamlLine is how yaml.v3 names a line of the front matter.
-var yamlLine = lazyRegexp(`\bline (\d+):`)
+var yamlLine = textutil.LazyRegexp(`\bline (\d+):`)
 
 // fileLines renumbers the lines a YAML error names from the front matter's to the file's
 // (the front matter starts on line 2, after the opening ---).

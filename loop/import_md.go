@@ -3,6 +3,8 @@ package loop
 import (
 	"fmt"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // parseRalph reads .claude/ralph-loop.local.md as the Claude Code ralph-loop plugin writes
@@ -51,7 +53,7 @@ func parseRalph(im *Imported, text string) error {
 }
 
 // hookKeyLine is a front matter line the ralph-loop hook's greps can read: key: value.
-var hookKeyLine = lazyRegexp(`^([A-Za-z_][A-Za-z0-9_-]*):(.*)$`)
+var hookKeyLine = textutil.LazyRegexp(`^([A-Za-z_][A-Za-z0-9_-]*):(.*)$`)
 
 // parseHookFrontMatter reads a Markdown state file's front matter as the ralph-loop stop
 // hook does (sed 's/KEY: *//', then for the promise sed 's/^"\(.*\)"$/\1/'): each
@@ -95,10 +97,10 @@ func parseHookFrontMatter(file, text string) (f *fields, others []string, body s
 }
 
 // stravinskyLog is the body the Stravinsky stop hook writes in place of the prompt.
-var stravinskyLog = lazyRegexp(`^Iteration \d+ in progress$`)
+var stravinskyLog = textutil.LazyRegexp(`^Iteration \d+ in progress$`)
 
 // iterationHeading starts the per-iteration notes Stravinsky appends below the prompt.
-var iterationHeading = lazyRegexp(`(?m)^## Iteration\b`)
+var iterationHeading = textutil.LazyRegexp(`(?m)^## Iteration\b`)
 
 // parseStravinsky reads .stravinsky/continuation-loop.md as Stravinsky writes it
 // (.claude/commands/strav/loop.md and .claude/hooks/stop_hook.py in the stravinsky

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // PrintImport writes what an import carried over (as the new loop's resolved configuration
@@ -43,7 +45,7 @@ func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 		if res.Session == im.Session {
 			from = " (session_id: only that agent session's stops are judged; --session replaces it)"
 		}
-		fmt.Fprintf(w, "  session:        %s%s\n", terminalSafe(res.Session), from)
+		fmt.Fprintf(w, "  session:        %s%s\n", textutil.TerminalSafe(res.Session), from)
 	}
 	for _, c := range cfg.Criteria {
 		fmt.Fprintf(w, "  criterion:      %s (%s)\n", c.Name, c.Verify)

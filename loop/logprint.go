@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // LogOptions configure PrintLog.
@@ -106,7 +108,7 @@ func (p *logPrinter) header() {
 	if len(cfg.Gates) > 0 {
 		names := make([]string, len(cfg.Gates))
 		for i, g := range cfg.Gates {
-			names[i] = fmt.Sprintf("%d %s", i+1, terminalSafe(g.Name))
+			names[i] = fmt.Sprintf("%d %s", i+1, textutil.TerminalSafe(g.Name))
 		}
 		fmt.Fprintf(p.w, "gates: %s   (+ pass, x fail, ! blocked, - skip, T timeout, E error, . not run)\n", strings.Join(names, ", "))
 	}
@@ -133,7 +135,7 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 		p.w.Write(data)
 		return nil
 	}
-	decision := terminalSafe(orDefaultString(e.Decision, e.Kind))
+	decision := textutil.TerminalSafe(orDefaultString(e.Decision, e.Kind))
 	fmt.Fprintf(p.w, "%5d  %s  %7s  %s  %s  %s\n", e.Iteration, e.At.Local().Format("2006-01-02 15:04:05"),
 		formatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates), filesText(len(files)))
 	return nil

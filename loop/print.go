@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Status returns the state and configuration of loop name (or of this worktree's loop).
@@ -73,10 +75,10 @@ func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 	if more {
 		prompt += " …"
 	}
-	fmt.Fprintf(&b, "task:      %s\n", terminalSafe(prompt))
+	fmt.Fprintf(&b, "task:      %s\n", textutil.TerminalSafe(prompt))
 	PrintExit(&b, cfg)
 	for i, g := range cfg.Gates {
-		fmt.Fprintf(&b, "gate %d:    %s: %s%s\n", i+1, terminalSafe(g.Name), terminalSafe(g.Run), terminalSafe(gateConditions(g)))
+		fmt.Fprintf(&b, "gate %d:    %s: %s%s\n", i+1, textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Run), textutil.TerminalSafe(gateConditions(g)))
 	}
 	PrintShape(&b, cfg)
 	_, err := w.Write(b.Bytes())
@@ -89,9 +91,9 @@ func PrintExit(w io.Writer, cfg *Config) {
 		fmt.Fprintf(w, "exit:      limit: no promise or gate ends this loop; it runs to its iteration limit\n")
 		return
 	}
-	fmt.Fprintf(w, "exit:      %s", terminalSafe(cfg.Exit))
+	fmt.Fprintf(w, "exit:      %s", textutil.TerminalSafe(cfg.Exit))
 	for _, p := range cfg.Promises {
-		fmt.Fprintf(w, ", promise \"%s\"", terminalSafe(p))
+		fmt.Fprintf(w, ", promise \"%s\"", textutil.TerminalSafe(p))
 	}
 	fmt.Fprintln(w)
 }
@@ -105,18 +107,18 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 		fmt.Fprintf(w, "loop %s %s\n", st.Name, verb)
 	}
 	fmt.Fprintf(w, "loop:      %s\n", st.Name)
-	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, terminalSafe(st.Reason))
+	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, textutil.TerminalSafe(st.Reason))
 	if st.Status == StatusPaused {
-		fmt.Fprintf(w, "continue:  %s, then tell the agent to go on\n", terminalSafe(ResumeCommand(st)))
+		fmt.Fprintf(w, "continue:  %s, then tell the agent to go on\n", textutil.TerminalSafe(ResumeCommand(st)))
 	}
 	for _, p := range st.Problems {
-		fmt.Fprintf(w, "problem:   %s\n", terminalSafe(p.Text))
+		fmt.Fprintf(w, "problem:   %s\n", textutil.TerminalSafe(p.Text))
 	}
 	fmt.Fprintf(w, "iteration: %s\n", formatIteration(st.Iteration, st.MaxIterations))
 	if st.Session != "" {
-		fmt.Fprintf(w, "session:   %s\n", terminalSafe(st.Session))
+		fmt.Fprintf(w, "session:   %s\n", textutil.TerminalSafe(st.Session))
 	}
-	fmt.Fprintf(w, "worktree:  %s\n", terminalSafe(st.Worktree))
+	fmt.Fprintf(w, "worktree:  %s\n", textutil.TerminalSafe(st.Worktree))
 	fmt.Fprintf(w, "snapshot:  %s\n", short(st.Snapshot))
 	fmt.Fprintf(w, "updated:   %s\n", st.UpdatedAt.Local().Format(time.DateTime))
 	fmt.Fprintf(w, "history:   git log --first-parent refs/loop/%s\n", st.Name)
@@ -139,7 +141,7 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 	fmt.Fprintln(tw, "NAME\tSTATUS\tITERATION\tUPDATED\tWORKTREE")
 	var notes []string
 	for _, st := range states {
-		where := terminalSafe(st.Worktree)
+		where := textutil.TerminalSafe(st.Worktree)
 		if st.Remote != "" {
 			where = "fetched from " + st.Remote
 		}
@@ -152,7 +154,7 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 			if p.Unenforced {
 				mark = "(!)"
 			}
-			notes = append(notes, fmt.Sprintf("%s %s: %s", mark, st.Name, terminalSafe(p.Text)))
+			notes = append(notes, fmt.Sprintf("%s %s: %s", mark, st.Name, textutil.TerminalSafe(p.Text)))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, status, formatIteration(st.Iteration, st.MaxIterations),
 			st.UpdatedAt.Local().Format(time.DateTime), where)

@@ -7,6 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/diag"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -53,19 +57,19 @@ type LayerReport struct {
 	Attempts int    `json:"attempts"`
 	Failures int    `json:"failures"`
 	// Diagnostics is what the gate's last output said (tests, errors, coverage).
-	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
 	// Runs is every attempt of the gate, oldest first.
 	Runs []GateRun `json:"runs"`
 }
 
 // GateRun is one attempt of a gate: the iteration it ran in and what it found.
 type GateRun struct {
-	Iteration   int          `json:"iteration"`
-	Status      string       `json:"status"`
-	ExitCode    int          `json:"exit_code"`
-	DurationMS  int64        `json:"duration_ms"`
-	Fingerprint string       `json:"fingerprint,omitempty"`
-	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+	Iteration   int               `json:"iteration"`
+	Status      string            `json:"status"`
+	ExitCode    int               `json:"exit_code"`
+	DurationMS  int64             `json:"duration_ms"`
+	Fingerprint string            `json:"fingerprint,omitempty"`
+	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
 }
 
 // Defects counts distinct failures (by fingerprint) found per layer and those resolved, and
@@ -192,7 +196,7 @@ func (r Report) Markdown() string {
 	for _, why := range r.ReleaseReasons {
 		fmt.Fprintf(&b, "- %s\n", mdCell(why))
 	}
-	return terminalSafe(b.String()) // it is printed to terminals: agents' and gates' text shows its controls
+	return textutil.TerminalSafe(b.String()) // it is printed to terminals: agents' and gates' text shows its controls
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }

@@ -9,6 +9,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/diag"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 //go:embed report.html.tmpl
@@ -77,7 +81,7 @@ func (r Report) HTML() ([]byte, error) {
 		return nil, fmt.Errorf("render the report as HTML: %w", err)
 	}
 	// html/template escapes markup, not control characters: the loop's text may hold them
-	return []byte(terminalSafe(b.String())), nil
+	return []byte(textutil.TerminalSafe(b.String())), nil
 }
 
 // htmlSummary is the summary box's lines.
@@ -101,7 +105,7 @@ func (r Report) htmlSummary() []keyValue {
 			e.StartedAt.UTC().Format("2006-01-02 15:04:05"), e.EndedAt.UTC().Format("2006-01-02 15:04:05 UTC"))},
 		{"gates passing", fmt.Sprintf("%d of %d", passing, len(r.Layers))},
 		{"defects", fmt.Sprintf("%d found, %d fixed", found, fixed)},
-		{"rework", countNoun(len(r.Rework), "time")},
+		{"rework", diag.CountNoun(len(r.Rework), "time")},
 		{"shape", orDefaultString(r.Shape, ShapeTool)},
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/diag"
 )
 
 // mdMatrixRows bounds the gate matrix in report.md: a longer loop shows its first and last
@@ -40,7 +42,7 @@ func (r Report) summaryBox(b *strings.Builder) {
 	fmt.Fprintf(b, "| duration | %s (%s → %s) |\n", time.Duration(e.Seconds*float64(time.Second)).Round(time.Second),
 		e.StartedAt.UTC().Format("2006-01-02 15:04:05"), e.EndedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
 	fmt.Fprintf(b, "| gates passing | %d of %d |\n| defects | %d found, %d fixed |\n| rework | %s |\n\n",
-		passing, len(r.Layers), found, fixed, countNoun(len(r.Rework), "time"))
+		passing, len(r.Layers), found, fixed, diag.CountNoun(len(r.Rework), "time"))
 }
 
 // mdRow is one row of the Markdown gate matrix: an iteration, or a run of iterations
@@ -153,7 +155,7 @@ func (r Report) mdDefects(b *strings.Builder) {
 			seen += fmt.Sprintf(", seen %d times, last at %d", d.Occurrences, d.LastSeen)
 		}
 		if d.Reopened > 0 {
-			seen += fmt.Sprintf(", came back %s", countNoun(d.Reopened, "time"))
+			seen += fmt.Sprintf(", came back %s", diag.CountNoun(d.Reopened, "time"))
 		}
 		fmt.Fprintf(b, "- **%s** (layer %d, %s): %s — %s; %s\n", mdCell(d.Gate), d.Layer, d.Status, mdCode(d.Summary), seen, state)
 	}
@@ -171,4 +173,20 @@ func mdCode(s string) string {
 		s = " " + s + " "
 	}
 	return fence + s + fence
+}
+
+// layerSummaries lists each gate's last diagnostics for report.md.
+func layerSummaries(layers []LayerReport) string {
+	var b strings.Builder
+	for _, l := range layers {
+		if l.Diagnostics != nil {
+			if s := l.Diagnostics.String(); s != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", l.Gate, s)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "Diagnostics (last run of each gate):\n" + b.String() + "\n"
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/diag"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -37,10 +39,10 @@ func newStep(it Iteration, prevAt time.Time) Step {
 		s.Gates[g.Name] = g.Status
 		if d := g.Diagnostics; d != nil {
 			if d.Passed != nil {
-				addCount(&s.TestsPassed, *d.Passed)
+				diag.AddCount(&s.TestsPassed, *d.Passed)
 			}
 			if d.Failed != nil {
-				addCount(&s.TestsFailed, *d.Failed)
+				diag.AddCount(&s.TestsFailed, *d.Failed)
 			}
 			if d.Coverage != nil {
 				c := *d.Coverage

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/diag"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,9 +34,9 @@ func TestReportVerdict(t *testing.T) {
 		{"completed with a timed-out gate", done, Config{}, []LayerReport{{Gate: "test", Final: GateTimeout, Attempts: 1}}, Research, "timeout"},
 		{"skipped gate", done, Config{}, []LayerReport{pass("build"), {Gate: "lint", Final: GateSkip, Attempts: 1}}, Monitor, "gate lint was skipped"},
 		{"gate never ran", done, Config{}, []LayerReport{pass("build"), {Gate: "e2e", Final: "not run"}}, Monitor, "gate e2e never ran"},
-		{"warnings", done, Config{}, []LayerReport{{Gate: "lint", Final: GatePass, Attempts: 1, Diagnostics: &Diagnostics{Warnings: 2}}}, Monitor, "passed with 2 warnings"},
-		{"skipped tests", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &Diagnostics{Passed: intp(9), Skipped: intp(1)}}}, Monitor, "1 test skipped"},
-		{"clean diagnostics", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &Diagnostics{Passed: intp(9), Skipped: intp(0)}}}, Ship, ""},
+		{"warnings", done, Config{}, []LayerReport{{Gate: "lint", Final: GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Warnings: 2}}}, Monitor, "passed with 2 warnings"},
+		{"skipped tests", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: intp(9), Skipped: intp(1)}}}, Monitor, "1 test skipped"},
+		{"clean diagnostics", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: intp(9), Skipped: intp(0)}}}, Ship, ""},
 		{"assumed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "fast", Verify: VerifyAssumption}}}}, []LayerReport{pass("build")}, Monitor, "criterion fast is only assumed"},
 		{"observed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "docs", Verify: VerifyObservation}}}}, []LayerReport{pass("build")}, Ship, ""},
 		{"no gate", done, Config{}, nil, Monitor, "no gate checked the work"},
@@ -254,7 +256,7 @@ func longReport(n int) Report {
 		cov := float64(i%100) + 0.5
 		iters = append(iters, Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: DecideContinue, Layer: layer, Duration: time.Second,
 			Gates: []GateResult{{Name: "build", Layer: 1, Status: GatePass},
-				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &Diagnostics{Passed: intp(i), Failed: intp(i % 3), Coverage: &cov}},
+				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &diag.Diagnostics{Passed: intp(i), Failed: intp(i % 3), Coverage: &cov}},
 				{Name: "lint", Layer: 3, Status: GateSkip}}})
 	}
 	return BuildReport(cfg, st, iters)

@@ -1,6 +1,10 @@
 package loop
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/git-loop/git-loop/loop/diag"
+)
 
 // verdict is the report's release decision and, unless it is SHIP, why:
 //   - RESEARCH: the loop did not complete (active, paused, cancelled), it completed while
@@ -69,10 +73,10 @@ func passWarnings(l LayerReport) []string {
 	}
 	var out []string
 	if d.Warnings > 0 {
-		out = append(out, fmt.Sprintf("gate %s passed with %s", l.Gate, countNoun(d.Warnings, "warning")))
+		out = append(out, fmt.Sprintf("gate %s passed with %s", l.Gate, diag.CountNoun(d.Warnings, "warning")))
 	}
 	if d.Skipped != nil && *d.Skipped > 0 {
-		out = append(out, fmt.Sprintf("gate %s passed with %s skipped", l.Gate, countNoun(*d.Skipped, "test")))
+		out = append(out, fmt.Sprintf("gate %s passed with %s skipped", l.Gate, diag.CountNoun(*d.Skipped, "test")))
 	}
 	return out
 }

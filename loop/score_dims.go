@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Words that score the dimensions. Phrases are lower-case words separated by one space, as
@@ -36,9 +38,9 @@ var (
 
 // Patterns of measurable criteria and code.
 var (
-	reCodeSpan = lazyRegexp("`([^`\n]+)`")
-	reNumber   = lazyRegexp(`(?i)\d+(\.\d+)?\s*%|\b\d+(\.\d+)?\s*(ms|s|sec|seconds|minutes|min|mb|kb|gb)\b|==|>=|<=|!=|≥|≤|\b(returns?|equals?|prints?|outputs?)\s+-?\d+`)
-	reCommand  = lazyRegexp(`^(go|npm|npx|yarn|pnpm|cargo|pytest|python3?|make|node|git|bash|sh|tox|ruff|mypy|gradle|mvn|dotnet)\b|^\./`)
+	reCodeSpan = textutil.LazyRegexp("`([^`\n]+)`")
+	reNumber   = textutil.LazyRegexp(`(?i)\d+(\.\d+)?\s*%|\b\d+(\.\d+)?\s*(ms|s|sec|seconds|minutes|min|mb|kb|gb)\b|==|>=|<=|!=|≥|≤|\b(returns?|equals?|prints?|outputs?)\s+-?\d+`)
+	reCommand  = textutil.LazyRegexp(`^(go|npm|npx|yarn|pnpm|cargo|pytest|python3?|make|node|git|bash|sh|tox|ruff|mypy|gradle|mvn|dotnet)\b|^\./`)
 )
 
 func scoreOutcome(t specText) Dimension {

@@ -6,6 +6,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -28,7 +30,7 @@ type SecretFinding struct {
 // secretScanBytes bounds how much of each file is searched for a private key header.
 const secretScanBytes = 1 << 20
 
-var privateKeyHeader = lazyRegexp(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
+var privateKeyHeader = textutil.LazyRegexp(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`)
 
 // envTemplates end the names of .env files that are templates, committed by design.
 var envTemplates = []string{".example", ".sample", ".template", ".dist"}

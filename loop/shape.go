@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/snapshots"
 )
@@ -269,7 +271,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 
 // gateLine is the last non-empty line of a gate's output, to quote in a one-line reason.
 func gateLine(g GateResult) string {
-	line := firstLine(strings.TrimSpace(lastLines(g.Tail, 1)))
+	line := firstLine(strings.TrimSpace(textutil.LastLines(g.Tail, 1)))
 	if line == "" {
 		return fmt.Sprintf("%s, exit %d", g.Status, g.ExitCode)
 	}

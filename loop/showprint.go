@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -88,23 +90,23 @@ func (h *History) previous(n int) (*Iteration, error) {
 }
 
 func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
-	fmt.Fprintf(w, "iteration %d of loop %s (%s, %s", rec.Number, h.Name, terminalSafe(rec.Kind), rec.At.Local().Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(w, "iteration %d of loop %s (%s, %s", rec.Number, h.Name, textutil.TerminalSafe(rec.Kind), rec.At.Local().Format("2006-01-02 15:04:05"))
 	if rec.Duration > 0 {
 		fmt.Fprintf(w, ", %s", formatDuration(rec.Duration))
 	}
 	fmt.Fprintln(w, ")")
 	if rec.Decision != "" {
-		fmt.Fprintf(w, "decision: %s", terminalSafe(rec.Decision))
+		fmt.Fprintf(w, "decision: %s", textutil.TerminalSafe(rec.Decision))
 		if rec.Reason != "" {
-			fmt.Fprintf(w, ": %s", terminalSafe(rec.Reason))
+			fmt.Fprintf(w, ": %s", textutil.TerminalSafe(rec.Reason))
 		}
 		fmt.Fprintln(w)
 	}
 	if len(rec.Unmet) > 0 {
-		fmt.Fprintf(w, "unmet:    %s\n", terminalSafe(strings.Join(rec.Unmet, ", ")))
+		fmt.Fprintf(w, "unmet:    %s\n", textutil.TerminalSafe(strings.Join(rec.Unmet, ", ")))
 	}
 	if rec.Layer != "" {
-		fmt.Fprintf(w, "rework:   layer %s\n", terminalSafe(rec.Layer))
+		fmt.Fprintf(w, "rework:   layer %s\n", textutil.TerminalSafe(rec.Layer))
 	}
 	fmt.Fprintf(w, "snapshot: %s (tree %s)\n", rec.Snapshot, rec.Tree)
 	if len(rec.Gates) > 0 {
@@ -113,8 +115,8 @@ func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
 	p := logPrinter{opts: LogOptions{Color: opts.Color}}
 	for _, g := range rec.Gates {
 		cell := gateCells[g.Status]
-		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), terminalSafe(g.Name), terminalSafe(g.Status), formatDuration(g.Duration), g.ExitCode)
-		if tail := terminalSafe(strings.TrimRight(lastLines(g.Tail, showTailLines), "\n")); tail != "" && !g.Passed() {
+		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Status), formatDuration(g.Duration), g.ExitCode)
+		if tail := textutil.TerminalSafe(strings.TrimRight(textutil.LastLines(g.Tail, showTailLines), "\n")); tail != "" && !g.Passed() {
 			for _, line := range strings.Split(tail, "\n") {
 				fmt.Fprintf(w, "      | %s\n", line)
 			}
@@ -122,7 +124,7 @@ func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
 	}
 	if rec.Message != "" {
 		fmt.Fprintln(w, "\nagent's last message:")
-		for _, line := range strings.Split(terminalSafe(strings.TrimRight(rec.Message, "\n")), "\n") {
+		for _, line := range strings.Split(textutil.TerminalSafe(strings.TrimRight(rec.Message, "\n")), "\n") {
 			fmt.Fprintf(w, "  > %s\n", line)
 		}
 	}
@@ -267,7 +269,7 @@ func printMessageDiff(w io.Writer, lines []MessageLine, from, to int, color bool
 		case "+":
 			prefix, col = "+", "32"
 		}
-		line := prefix + " " + terminalSafe(l.Text)
+		line := prefix + " " + textutil.TerminalSafe(l.Text)
 		if color && col != "" {
 			line = "\x1b[" + col + "m" + line + "\x1b[0m"
 		}

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Signals is what an agent's last message says about completion.
@@ -48,8 +48,8 @@ const (
 )
 
 var (
-	statusBlock = lazyRegexp(`(?s)---(LOOP_STATUS|RALPH_STATUS)---(.*?)---(END_STATUS|END_RALPH_STATUS)---`)
-	htmlComment = lazyRegexp(`(?s)<!--.*?-->`)
+	statusBlock = textutil.LazyRegexp(`(?s)---(LOOP_STATUS|RALPH_STATUS)---(.*?)---(END_STATUS|END_RALPH_STATUS)---`)
+	htmlComment = textutil.LazyRegexp(`(?s)<!--.*?-->`)
 )
 
 // ParseSignals reads a message for the configured promises and markers (outside fenced and
@@ -276,10 +276,4 @@ func parseStatusBlock(body string) *StatusBlock {
 		}
 	}
 	return b
-}
-
-// lazyRegexp compiles a pattern on first use: compiled at start-up, the loop package's
-// patterns cost every command (the hook's idle path included) a tenth of a millisecond.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

@@ -1,4 +1,4 @@
-package loop
+package textutil
 
 import (
 	"fmt"
@@ -6,13 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// terminalSafe renders the control characters of s visibly, so that text stored in a loop
+// TerminalSafe renders the control characters of s visibly, so that text stored in a loop
 // (the agent's messages, gate output, reasons, prompts, names from a fetched loop) cannot
 // drive the terminal it is printed on: set its title, clear the screen, move the cursor.
 // Newlines and tabs are kept; every other C0 control and DEL becomes \xHH (ESC is \x1b),
 // a C1 control (U+0080–U+009F) \u00HH, and a byte that is not UTF-8 \xHH. Text with none of
 // them is returned as is.
-func terminalSafe(s string) string {
+func TerminalSafe(s string) string {
 	i := unsafeAt(s)
 	if i < 0 {
 		return s

@@ -1,4 +1,4 @@
-package loop
+package textutil
 
 import "testing"
 
@@ -22,7 +22,7 @@ func TestTerminalSafe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := terminalSafe(tt.in); got != tt.want {
+			if got := TerminalSafe(tt.in); got != tt.want {
 				t.Fatalf("terminalSafe(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package loop
+package diag
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // ParseDiagnostics reads the output of a gate (usually the bounded tail kept in
@@ -79,33 +81,33 @@ func (p *diagParser) result() Diagnostics {
 }
 
 var (
-	reGoTestLine   = lazyRegexp(`^\s*--- (PASS|FAIL|SKIP): \S`)
-	reGoPkgLine    = lazyRegexp(`^(?:ok  |FAIL)\t\S`)
-	reGoCoverage   = lazyRegexp(`(?:^|\s)coverage: (\d+(?:\.\d+)?)% of statements`)
-	reGoCoverTotal = lazyRegexp(`^total:\s+\(statements\)\s+(\d+(?:\.\d+)?)%\s*$`)
-	rePytest       = lazyRegexp(`^=*\s*((?:\d+ [a-z]+)(?:, \d+ [a-z]+)*) in \d+(?:\.\d+)?s(?: \([0-9:.]+\))?\s*=*$`)
-	rePytestNone   = lazyRegexp(`^=*\s*no tests ran in \d+(?:\.\d+)?s\s*=*$`)
-	reTotalRow     = lazyRegexp(`^TOTAL\s.*?(\d+(?:\.\d+)?)%\s*$`)
-	reCargo        = lazyRegexp(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;`)
-	reTarpaulin    = lazyRegexp(`^(\d+(?:\.\d+)?)% coverage, \d+/\d+ lines covered`)
-	reJest         = lazyRegexp(`^Tests:\s+(.*?),?\s*\d+ total\s*$`)
-	reVitest       = lazyRegexp(`^\s*Tests\s+(\d+ [a-z]+(?: \| \d+ [a-z]+)*)\s+\(\d+\)`)
-	reAllFiles     = lazyRegexp(`^\s*All files\s*\|(.*)$`)
-	reNodeCount    = lazyRegexp(`^(?:#|ℹ) (pass|fail|skipped) (\d+)$`)
-	reNodeCover    = lazyRegexp(`^(?:#|ℹ) all files\s*\|\s*(\d+(?:\.\d+)?)\s*\|`)
-	reFileLineCol  = lazyRegexp(`^(?:[A-Za-z]:)?[^\s:]*\.[A-Za-z0-9]+:\d+:\d+:\s*(\S*)`)
-	reTSC          = lazyRegexp(`^\S.*\berror TS\d+:`)
-	reRustError    = lazyRegexp(`^error(?:\[E\d+\])?: `)
-	reRustWarning  = lazyRegexp(`^warning: `)
-	reRustSummary  = lazyRegexp(`could not compile|aborting due to|previous errors?\b|generated \d+ warnings?|warnings? emitted|test failed, to rerun|build failed`)
-	reESLint       = lazyRegexp(`^✖ \d+ problems? \((\d+) errors?, (\d+) warnings?\)`)
-	reFoundErrors  = lazyRegexp(`^Found (\d+) errors?\b`)
+	reGoTestLine   = textutil.LazyRegexp(`^\s*--- (PASS|FAIL|SKIP): \S`)
+	reGoPkgLine    = textutil.LazyRegexp(`^(?:ok  |FAIL)\t\S`)
+	reGoCoverage   = textutil.LazyRegexp(`(?:^|\s)coverage: (\d+(?:\.\d+)?)% of statements`)
+	reGoCoverTotal = textutil.LazyRegexp(`^total:\s+\(statements\)\s+(\d+(?:\.\d+)?)%\s*$`)
+	rePytest       = textutil.LazyRegexp(`^=*\s*((?:\d+ [a-z]+)(?:, \d+ [a-z]+)*) in \d+(?:\.\d+)?s(?: \([0-9:.]+\))?\s*=*$`)
+	rePytestNone   = textutil.LazyRegexp(`^=*\s*no tests ran in \d+(?:\.\d+)?s\s*=*$`)
+	reTotalRow     = textutil.LazyRegexp(`^TOTAL\s.*?(\d+(?:\.\d+)?)%\s*$`)
+	reCargo        = textutil.LazyRegexp(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;`)
+	reTarpaulin    = textutil.LazyRegexp(`^(\d+(?:\.\d+)?)% coverage, \d+/\d+ lines covered`)
+	reJest         = textutil.LazyRegexp(`^Tests:\s+(.*?),?\s*\d+ total\s*$`)
+	reVitest       = textutil.LazyRegexp(`^\s*Tests\s+(\d+ [a-z]+(?: \| \d+ [a-z]+)*)\s+\(\d+\)`)
+	reAllFiles     = textutil.LazyRegexp(`^\s*All files\s*\|(.*)$`)
+	reNodeCount    = textutil.LazyRegexp(`^(?:#|ℹ) (pass|fail|skipped) (\d+)$`)
+	reNodeCover    = textutil.LazyRegexp(`^(?:#|ℹ) all files\s*\|\s*(\d+(?:\.\d+)?)\s*\|`)
+	reFileLineCol  = textutil.LazyRegexp(`^(?:[A-Za-z]:)?[^\s:]*\.[A-Za-z0-9]+:\d+:\d+:\s*(\S*)`)
+	reTSC          = textutil.LazyRegexp(`^\S.*\berror TS\d+:`)
+	reRustError    = textutil.LazyRegexp(`^error(?:\[E\d+\])?: `)
+	reRustWarning  = textutil.LazyRegexp(`^warning: `)
+	reRustSummary  = textutil.LazyRegexp(`could not compile|aborting due to|previous errors?\b|generated \d+ warnings?|warnings? emitted|test failed, to rerun|build failed`)
+	reESLint       = textutil.LazyRegexp(`^✖ \d+ problems? \((\d+) errors?, (\d+) warnings?\)`)
+	reFoundErrors  = textutil.LazyRegexp(`^Found (\d+) errors?\b`)
 )
 
 // line recognises one line of output.
 func (p *diagParser) line(s string) {
 	if strings.Contains(s, "\x1b") {
-		s = reANSI().ReplaceAllString(s, "")
+		s = StripANSI(s)
 	}
 	if strings.HasPrefix(s, "{") && p.goJSON(s) {
 		return
@@ -140,7 +142,7 @@ func (p *diagParser) goJSON(s string) bool {
 			return true
 		}
 		target := map[string]**int{"pass": &p.d.Passed, "fail": &p.d.Failed, "skip": &p.d.Skipped}[ev.Action]
-		addCount(target, 1)
+		AddCount(target, 1)
 	case "output":
 		if m := reGoCoverage().FindStringSubmatch(ev.Output); m != nil && ev.Package != "" {
 			p.goPkgCov[ev.Package] = parsePercent(m[1])
@@ -156,7 +158,7 @@ func (p *diagParser) goText(s string) bool {
 	if m := reGoTestLine().FindStringSubmatch(s); m != nil {
 		p.format("go test")
 		target := map[string]**int{"PASS": &p.d.Passed, "FAIL": &p.d.Failed, "SKIP": &p.d.Skipped}[m[1]]
-		addCount(target, 1)
+		AddCount(target, 1)
 		return true
 	}
 	if reGoPkgLine().MatchString(s) {
@@ -165,7 +167,7 @@ func (p *diagParser) goText(s string) bool {
 			return true // nothing ran: the compiler's errors say why, not a count of tests
 		}
 		if p.d.Failed == nil {
-			addCount(&p.d.Failed, 0) // a package result: no --- FAIL line means none failed
+			AddCount(&p.d.Failed, 0) // a package result: no --- FAIL line means none failed
 		}
 		cov := p.goPending
 		if m := reGoCoverage().FindStringSubmatch(s); m != nil {
@@ -206,9 +208,9 @@ func (p *diagParser) testSummary(s string) bool {
 	}
 	if m := reCargo().FindStringSubmatch(s); m != nil {
 		p.format("cargo test")
-		addCount(&p.d.Passed, atoi(m[1]))
-		addCount(&p.d.Failed, atoi(m[2]))
-		addCount(&p.d.Skipped, atoi(m[3]))
+		AddCount(&p.d.Passed, atoi(m[1]))
+		AddCount(&p.d.Failed, atoi(m[2]))
+		AddCount(&p.d.Skipped, atoi(m[3]))
 		return true
 	}
 	if m := reJest().FindStringSubmatch(s); m != nil {
@@ -220,7 +222,7 @@ func (p *diagParser) testSummary(s string) bool {
 	if m := reNodeCount().FindStringSubmatch(s); m != nil {
 		p.format("node --test")
 		target := map[string]**int{"pass": &p.d.Passed, "fail": &p.d.Failed, "skipped": &p.d.Skipped}[m[1]]
-		addCount(target, atoi(m[2]))
+		AddCount(target, atoi(m[2]))
 		return true
 	}
 	if m := reVitest().FindStringSubmatch(s); m != nil {
@@ -234,8 +236,8 @@ func (p *diagParser) testSummary(s string) bool {
 
 // ensureTests marks passed and failed as known (zero) after a test runner's summary.
 func (p *diagParser) ensureTests() {
-	addCount(&p.d.Passed, 0)
-	addCount(&p.d.Failed, 0)
+	AddCount(&p.d.Passed, 0)
+	AddCount(&p.d.Failed, 0)
 }
 
 // counts adds "N word" parts such as "3 failed" or "1 warning"; words it does not know
@@ -249,11 +251,11 @@ func (p *diagParser) counts(parts []string) {
 		n := atoi(num)
 		switch word {
 		case "passed":
-			addCount(&p.d.Passed, n)
+			AddCount(&p.d.Passed, n)
 		case "failed":
-			addCount(&p.d.Failed, n)
+			AddCount(&p.d.Failed, n)
 		case "skipped":
-			addCount(&p.d.Skipped, n)
+			AddCount(&p.d.Skipped, n)
 		case "error", "errors":
 			p.sumErrors += n
 		case "warning", "warnings":
@@ -353,3 +355,9 @@ func atoi(s string) int {
 	}
 	return min(n, math.MaxInt32)
 }
+
+// reANSI matches a terminal escape sequence: colours, cursor moves, titles.
+var reANSI = textutil.LazyRegexp(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])`)
+
+// StripANSI removes the terminal escape sequences of a gate's output.
+func StripANSI(s string) string { return reANSI().ReplaceAllString(s, "") }

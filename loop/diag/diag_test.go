@@ -1,4 +1,4 @@
-package loop
+package diag
 
 import (
 	"math"
@@ -81,7 +81,7 @@ func TestDiagFixtures(t *testing.T) {
 		{"eslint.txt", want{-1, -1, -1, 3, 1, -1, "eslint"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("..", "testdata", "diag", tc.file))
+			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,9 +141,9 @@ func TestDiagString(t *testing.T) {
 
 // FuzzParseDiagnostics: any output parses without panicking, and the result is sane.
 func FuzzParseDiagnostics(f *testing.F) {
-	entries, _ := os.ReadDir(filepath.Join("..", "testdata", "diag"))
+	entries, _ := os.ReadDir(filepath.Join("..", "..", "testdata", "diag"))
 	for _, e := range entries {
-		if data, err := os.ReadFile(filepath.Join("..", "testdata", "diag", e.Name())); err == nil {
+		if data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", e.Name())); err == nil {
 			f.Add(string(data))
 		}
 	}
@@ -169,33 +169,18 @@ func FuzzParseDiagnostics(f *testing.F) {
 // BenchmarkParseDiagnostics measures a full 8 KiB gate tail (the default kept per gate),
 // which every judged iteration parses once per gate.
 func BenchmarkParseDiagnostics(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "diag", "go_test_json_fail.jsonl"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", "go_test_json_fail.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
+	const tailBytes = 8 << 10 // loop.DefaultGateTailBytes
 	tail := string(data)
-	for len(tail) < DefaultGateTailBytes {
+	for len(tail) < tailBytes {
 		tail += string(data)
 	}
-	tail = tail[len(tail)-DefaultGateTailBytes:]
+	tail = tail[len(tail)-tailBytes:]
 	b.SetBytes(int64(len(tail)))
 	for b.Loop() {
 		ParseDiagnostics(tail)
-	}
-}
-
-// TestFailingSummaries: every failing gate gets its line; one whose output was not
-// understood says its status, exit code and last line (not nothing, not "0 failed").
-func TestFailingSummaries(t *testing.T) {
-	one := 1
-	got := failingSummaries([]GateResult{
-		{Name: "build", Status: GateFail, ExitCode: 1, Diagnostics: &Diagnostics{Errors: 1}},
-		{Name: "vet", Status: GateFail, ExitCode: 1, Tail: "# m\nsomething odd happened\n\n"},
-		{Name: "test", Status: GateFail, ExitCode: 1, Diagnostics: &Diagnostics{Failed: &one}},
-		{Name: "slow", Status: GateTimeout, ExitCode: -1},
-	})
-	want := "\nGate results:\n- build: 1 error\n- vet: fail (exit 1): something odd happened\n- test: 1 failed\n- slow: timeout\n"
-	if got != want {
-		t.Errorf("failingSummaries\n got %q\nwant %q", got, want)
 	}
 }

@@ -1,11 +1,10 @@
-package loop
+package diag
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Diagnostics is what a gate's output says beyond its exit status: tests passed, failed and
@@ -93,10 +92,10 @@ func (d Diagnostics) String() string {
 	}
 	var problems []string
 	if d.Errors > 0 {
-		problems = append(problems, countNoun(d.Errors, "error"))
+		problems = append(problems, CountNoun(d.Errors, "error"))
 	}
 	if d.Warnings > 0 {
-		problems = append(problems, countNoun(d.Warnings, "warning"))
+		problems = append(problems, CountNoun(d.Warnings, "warning"))
 	}
 	if len(problems) > 0 {
 		parts = append(parts, strings.Join(problems, ", "))
@@ -107,8 +106,8 @@ func (d Diagnostics) String() string {
 	return strings.Join(parts, "; ")
 }
 
-// countNoun is "1 error" or "3 errors".
-func countNoun(n int, word string) string {
+// CountNoun is "1 error" or "3 errors".
+func CountNoun(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
@@ -120,90 +119,10 @@ func formatPercent(v float64) string {
 	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64) + "%"
 }
 
-// addCount adds n to a count that may not be known yet.
-func addCount(p **int, n int) {
+// AddCount adds n to a count that may not be known yet.
+func AddCount(p **int, n int) {
 	if *p == nil {
 		*p = new(int)
 	}
 	**p += n
-}
-
-// failingSummaries is one line per failing gate, for the continuation message: what its
-// output says ("- test: 3 failed, 41 passed; coverage 72.5%") when it was understood, else
-// its status and the last line it printed.
-func failingSummaries(failing []GateResult) string {
-	var b strings.Builder
-	for _, g := range failing {
-		s := ""
-		if g.Diagnostics != nil {
-			s = g.Diagnostics.String()
-		}
-		if s == "" {
-			s = g.Status
-			if g.ExitCode > 0 {
-				s += fmt.Sprintf(" (exit %d)", g.ExitCode)
-			}
-			if last := lastLine(g.Tail); last != "" {
-				s += ": " + last
-			}
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", g.Name, s)
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return "\nGate results:\n" + b.String()
-}
-
-// layerSummaries lists each gate's last diagnostics for report.md.
-func layerSummaries(layers []LayerReport) string {
-	var b strings.Builder
-	for _, l := range layers {
-		if l.Diagnostics != nil {
-			if s := l.Diagnostics.String(); s != "" {
-				fmt.Fprintf(&b, "- %s: %s\n", l.Gate, s)
-			}
-		}
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return "Diagnostics (last run of each gate):\n" + b.String() + "\n"
-}
-
-// summarySuffix is "  (3 failed, 41 passed)" for a gate line, or nothing.
-func summarySuffix(d *Diagnostics) string {
-	if d == nil || d.String() == "" {
-		return ""
-	}
-	return "  (" + d.String() + ")"
-}
-
-// gateConditions is " (require coverage >= 85; coverage from cover.out)" for status, or
-// nothing for a gate judged by its exit status alone.
-func gateConditions(g Gate) string {
-	var parts []string
-	if len(g.Require) > 0 {
-		parts = append(parts, "require "+strings.Join(g.Require, ", "))
-	}
-	if g.Coverage != "" {
-		parts = append(parts, "coverage from "+g.Coverage)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, "; ") + ")"
-}
-
-// lastLine is the last non-blank line of s, trimmed and cut to 160 bytes on a rune boundary.
-func lastLine(s string) string {
-	s = strings.TrimSpace(lastLines(strings.TrimRight(s, " \t\r\n"), 1))
-	if len(s) > 160 {
-		cut := 160
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
 }

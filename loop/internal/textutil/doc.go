@@ -1,0 +1,6 @@
+// Package textutil holds the small text helpers every loop package shares: patterns compiled
+// on first use (start-up cost matters to the hook), the last lines of an output, and
+// rendering stored text safely on a terminal.
+//
+// It imports only the standard library.
+package textutil

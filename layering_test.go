@@ -16,13 +16,18 @@ import (
 // leaves snapshots/ignore, git's wildmatch, and hooks/manpage, the manual page main
 // installs). The CLI talks to loop and hooks only; gitstore is reached through them.
 var allowedImports = map[string][]string{
-	".":                {"hooks", "hooks/manpage", "loop"},
-	"hooks/manpage":    {},
-	"hooks":            {"loop"},
-	"loop":             {"snapshots", "gitstore"},
-	"snapshots":        {"snapshots/ignore", "gitstore"},
-	"snapshots/ignore": {},
-	"gitstore":         {"snapshots/ignore"}, // git's wildmatch, for includeIf
+	".":                      {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/report"},
+	"hooks/manpage":          {},
+	"hooks":                  {"loop", "loop/driver", "loop/report"},
+	"loop/driver":            {"loop", "loop/report", "loop/internal/textutil", "gitstore"},
+	"loop/report":            {"loop", "loop/diag", "loop/internal/textutil", "gitstore"},
+	"loop":                   {"loop/diag", "loop/internal/textutil", "snapshots", "gitstore"},
+	"loop/diag":              {"loop/internal/textutil"},
+	"loop/internal/textutil": {},
+	"loop/internal/looptest": {},
+	"snapshots":              {"snapshots/ignore", "gitstore"},
+	"snapshots/ignore":       {},
+	"gitstore":               {"snapshots/ignore"}, // git's wildmatch, for includeIf
 }
 
 // TestLayering fails when a package's non-test files import a package of this module that

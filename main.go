@@ -15,6 +15,10 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/git-loop/git-loop/loop/report"
+
+	"github.com/git-loop/git-loop/loop/driver"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/hooks"
@@ -82,7 +86,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "git-loop:", err)
 		return exitOK
 	}
-	if !errors.Is(err, loop.ErrRunPaused) { // run has said why it stopped
+	if !errors.Is(err, driver.ErrRunPaused) { // run has said why it stopped
 		fmt.Fprintln(stderr, "git-loop:", err)
 	}
 	return exitCode(err)
@@ -179,7 +183,7 @@ func interruptible() (context.Context, context.CancelFunc) {
 func exitCode(err error) int {
 	var usage usageError
 	switch {
-	case errors.Is(err, loop.ErrRunPaused):
+	case errors.Is(err, driver.ErrRunPaused):
 		return exitPaused
 	case errors.Is(err, loop.ErrInterrupted):
 		return exitInterrupted
@@ -434,7 +438,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		scoreCommand(out),
 		&cli.Command{
 			Name: "demo", Usage: "run a loop with a scripted agent in a scratch repository and show its history", Category: groupSetup,
-			Action: func(c *cli.Context) error { return loop.Demo(c.Context, out) },
+			Action: func(c *cli.Context) error { return driver.Demo(c.Context, out) },
 		},
 		&cli.Command{
 			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT", Category: groupPlumbing,
@@ -574,6 +578,7 @@ func withStore(fn func(*loop.Store) error) error {
 	if err != nil {
 		return err
 	}
+	s.ReportFiles = report.Files
 	return fn(s)
 }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/report"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -18,7 +20,7 @@ func reportCommand(out io.Writer) *cli.Command {
 			"md is the summary a reviewer reads first; yaml and json carry the whole record; html is one\n" +
 			"self-contained page with the matrix and a timeline chart.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: loop.FormatMarkdown, Usage: "`FORMAT`: " + strings.Join(loop.ReportFormats, ", ")},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: report.FormatMarkdown, Usage: "`FORMAT`: " + strings.Join(report.ReportFormats, ", ")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (atomically; its mode kept, a symlink followed) instead of standard output (-)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -27,14 +29,14 @@ func reportCommand(out io.Writer) *cli.Command {
 				return err
 			}
 			format := c.String("format")
-			if err := loop.CheckReportFormat(format); err != nil {
+			if err := report.CheckReportFormat(format); err != nil {
 				return usageError{msg: err.Error()}
 			}
 			if c.IsSet("output") && c.String("output") == "" {
 				return usageError{msg: "-o needs a file name; leave it out to print the report"}
 			}
 			return withHistory(name, func(h *loop.History) error {
-				r, err := h.Report()
+				r, err := report.FromHistory(h)
 				if err != nil {
 					return err
 				}
@@ -43,7 +45,7 @@ func reportCommand(out io.Writer) *cli.Command {
 					return err
 				}
 				if path := c.String("output"); path != "" && path != "-" {
-					if err := loop.ReplaceFile(path, data, 0o644); err != nil {
+					if err := report.ReplaceFile(path, data, 0o644); err != nil {
 						return err
 					}
 					fmt.Fprintf(out, "wrote the %s report of loop %s (%s) to %s\n", format, h.Name, r.Release, path)

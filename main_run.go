@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/driver"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -41,7 +43,7 @@ func runCommand(out, errOut io.Writer) *cli.Command {
 			"Exit: 0 complete, 1 error, 2 usage, 6 the loop paused (a limit, a breaker, a person) or\n" +
 			"cancelled, 130 interrupted (the loop is paused).",
 		Flags: append(startFlags(),
-			&cli.DurationFlag{Name: "timeout", Usage: "kill an agent run after `DURATION`", Value: loop.DefaultAgentTimeout},
+			&cli.DurationFlag{Name: "timeout", Usage: "kill an agent run after `DURATION`", Value: driver.DefaultAgentTimeout},
 			&cli.IntFlag{Name: "calls-per-hour", Usage: "run the agent at most `N` times in any hour (0: no limit)"},
 			&cli.DurationFlag{Name: "cooldown", Usage: "wait `DURATION` between iterations"},
 			&cli.BoolFlag{Name: "sequential", Usage: "run gates one after another, stopping at the first failure"}, trustFlag,
@@ -57,7 +59,7 @@ func runCommand(out, errOut io.Writer) *cli.Command {
 			}
 			return withStore(func(s *loop.Store) error {
 				s.Trust = c.Bool("trust")
-				_, err := s.Drive(c.Context, opts)
+				_, err := driver.Drive(s, c.Context, opts)
 				return err
 			})
 		},
@@ -65,12 +67,12 @@ func runCommand(out, errOut io.Writer) *cli.Command {
 }
 
 // parseRun turns run's flags into loop.DriveOptions; start flags (a prompt) start a loop.
-func parseRun(c *cli.Context, agent []string, errOut io.Writer) (loop.DriveOptions, error) {
+func parseRun(c *cli.Context, agent []string, errOut io.Writer) (driver.DriveOptions, error) {
 	name, err := oneName(c)
 	if err != nil {
-		return loop.DriveOptions{}, err
+		return driver.DriveOptions{}, err
 	}
-	opts := loop.DriveOptions{Name: name, Agent: agent, Timeout: c.Duration("timeout"), CallsPerHour: c.Int("calls-per-hour"),
+	opts := driver.DriveOptions{Name: name, Agent: agent, Timeout: c.Duration("timeout"), CallsPerHour: c.Int("calls-per-hour"),
 		Cooldown: c.Duration("cooldown"), Sequential: c.Bool("sequential"), Status: errOut, Live: isTerminal(errOut), AgentStderr: errOut}
 	if c.IsSet("prompt") || c.IsSet("prompt-file") {
 		start, err := parseStart(c)

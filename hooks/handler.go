@@ -14,6 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/report"
+
+	"github.com/git-loop/git-loop/loop/driver"
+
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -83,7 +87,7 @@ type stopAnswers struct {
 // protocol. It always returns 0: see ClaudeStop.
 func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int {
 	began := time.Now()
-	if os.Getenv(loop.DriverEnv) != "" {
+	if os.Getenv(driver.DriverEnv) != "" {
 		// The agent runs under `git loop run`, which judges each run itself: judging its
 		// stops here too would record every iteration twice.
 		ans.letStop(io.Stdout, io.Stderr, "")
@@ -328,6 +332,7 @@ func activeLoop(cwd string) (*loop.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	store.ReportFiles = report.Files
 	return store, name, nil
 }
 

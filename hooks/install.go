@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/report"
 )
 
 // Claude Code reads hooks from its settings files (code.claude.com/docs/en/settings): the
@@ -170,7 +170,7 @@ func installHooks(path string, hf hookFile) (InstallResult, error) {
 // that keeps it whole: its target, its content, and whether it is missing (to be created).
 // what names the file in errors.
 func readForEdit(path, what string) (target string, doc []byte, missing bool, err error) {
-	if target, err = loop.ResolveLink(path); err != nil {
+	if target, err = report.ResolveLink(path); err != nil {
 		return "", nil, false, fmt.Errorf("hooks: %w", err)
 	}
 	doc, err = os.ReadFile(target)
@@ -190,7 +190,7 @@ func writeEdited(path, target string, out []byte, perm os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(target), perm|(perm&0o444)>>2); err != nil {
 		return fmt.Errorf("hooks: create the directory of %s: %w", path, err)
 	}
-	if err := loop.ReplaceFile(target, out, perm); err != nil {
+	if err := report.ReplaceFile(target, out, perm); err != nil {
 		return fmt.Errorf("hooks: %w", err)
 	}
 	return nil
@@ -771,7 +771,7 @@ func InstallSlashCommand(projectDir string) (InstallResult, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return res, fmt.Errorf("hooks: create %s: %w", filepath.Dir(path), err)
 		}
-		if err := loop.ReplaceFile(path, []byte(slashCommand), 0o644); err != nil {
+		if err := report.ReplaceFile(path, []byte(slashCommand), 0o644); err != nil {
 			return res, fmt.Errorf("hooks: %w", err)
 		}
 		res.Created = true

@@ -231,16 +231,16 @@ func (b *bisector) run(rec *Iteration) testRun {
 	if timeout <= 0 {
 		timeout = DefaultGateTimeout
 	}
-	run, err := runInGroup(b.ctx, cmd, timeout, out, nil)
+	run, err := RunInGroup(b.ctx, cmd, timeout, out, nil)
 	if err != nil {
 		return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot run %s: %v", b.opts.Command[0], err)}
 	}
-	code, _ := gateExit(run.waitErr)
+	code, _ := GateExit(run.WaitErr)
 	r := testRun{exitCode: code, output: out.Text()}
 	switch {
-	case run.stopped != "":
+	case run.Stopped != "":
 		r.outcome = outcomeSkip
-		r.output += "\n[git-loop] " + run.stopped
+		r.output += "\n[git-loop] " + run.Stopped
 	case code == 0:
 		r.outcome = outcomePass
 	case code == untestable:

@@ -14,7 +14,7 @@ func (s *Store) Briefing(name, session string) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "git-loop: loop %q is %s in this worktree, iteration %s.\n", name, st.Status, formatIteration(st.Iteration, st.MaxIterations))
+	fmt.Fprintf(&b, "git-loop: loop %q is %s in this worktree, iteration %s.\n", name, st.Status, FormatIteration(st.Iteration, st.MaxIterations))
 	switch {
 	case st.Status != StatusActive:
 		fmt.Fprintf(&b, "Its stops are not held while it is %s (%s); a person resumes it with `%s`.\n", st.Status, st.Reason, ResumeCommand(st))

@@ -20,7 +20,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.config(name, st)
+	cfg, err := s.Config(name, st)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 	}
 	wt := s.Repo
 	if !IsFetched(name) {
-		if wt, err = s.worktreeOf(name, st); err != nil {
+		if wt, err = s.WorktreeOf(name, st); err != nil {
 			return nil, err
 		}
 	}

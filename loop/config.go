@@ -327,8 +327,8 @@ func resolveExit(exit string, hasPromise, hasGates bool) (string, error) {
 	return exit, nil
 }
 
-// formatIteration renders "i of N" (or "i" when unlimited).
-func formatIteration(i, max int) string {
+// FormatIteration renders "i of N" (or "i" when unlimited).
+func FormatIteration(i, max int) string {
 	if max == 0 {
 		return strconv.Itoa(i)
 	}

@@ -15,7 +15,7 @@ const tailLines = 40
 func continuation(cfg *Config, next State, obs Observation, unmet []string, failing []GateResult, layer string, evidence GateResult, sig Signals) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(cfg.Prompt))
-	fmt.Fprintf(&b, "\n\n---\ngit-loop: iteration %s. Not done yet: %s.\n", formatIteration(next.Iteration, next.MaxIterations), strings.Join(unmet, ", "))
+	fmt.Fprintf(&b, "\n\n---\ngit-loop: iteration %s. Not done yet: %s.\n", FormatIteration(next.Iteration, next.MaxIterations), strings.Join(unmet, ", "))
 	if sig.Exit() && len(failing) > 0 {
 		fmt.Fprintf(&b, "You signalled completion, but %s not pass; the loop goes on until they do.\n", gateList(failing))
 	}

@@ -130,7 +130,7 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	v.Reason = "unmet: " + strings.Join(unmet, ", ")
 	v.State.Reason = v.Reason
 	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, evidence, sig)
-	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, formatIteration(next.Iteration, next.MaxIterations), v.Reason)
+	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, FormatIteration(next.Iteration, next.MaxIterations), v.Reason)
 	if advice != "" { // advice, not a stop: the loop is moving
 		v.ForAgent += "\nNote: " + advice + ". Before changing it once more, check that the fix does not undo what made another layer pass.\n"
 		v.ForUser += "; note: " + advice + " (set loop.reworkLimit to pause instead)"

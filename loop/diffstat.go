@@ -133,7 +133,7 @@ func printDiffstat(w io.Writer, stats []FileStat, color bool) {
 		fmt.Fprintf(w, " %-*s | %4d %s%s\n", width, s.Path, s.Added+s.Deleted, plus, minus)
 	}
 	fmt.Fprintf(w, " %d file%s changed, %d insertion%s(+), %d deletion%s(-)\n",
-		len(stats), plural(len(stats)), added, plural(added), deleted, plural(deleted))
+		len(stats), Plural(len(stats)), added, Plural(added), deleted, Plural(deleted))
 }
 
 // bar scales a file's +/- counts to at most width characters.
@@ -145,7 +145,7 @@ func bar(added, deleted, width int) (string, string) {
 	return strings.Repeat("+", added), strings.Repeat("-", deleted)
 }
 
-func plural(n int) string {
+func Plural(n int) string {
 	if n == 1 {
 		return ""
 	}

@@ -181,14 +181,14 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 	cmd := gateCommand(g.Run)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(append(os.Environ(), opts.Env...), "GIT_LOOP_GATE="+g.Name)
-	run, err := runInGroup(ctx, cmd, timeout, tail, nil)
-	res.Duration = run.duration
+	run, err := RunInGroup(ctx, cmd, timeout, tail, nil)
+	res.Duration = run.Duration
 	if err != nil {
 		res.Status = GateError
 		fmt.Fprintf(tail, "cannot start gate: %v", err)
 		return res
 	}
-	waitErr, why := run.waitErr, run.stopped
+	waitErr, why := run.WaitErr, run.Stopped
 	if why != "" {
 		res.Status = GateTimeout
 		if cut && ctx.Err() == nil {
@@ -197,15 +197,15 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		fmt.Fprintf(tail, "\n[git-loop] gate %q %s; its processes were killed\n", g.Name, why)
 		return res
 	}
-	res.ExitCode, res.Status = gateExit(waitErr)
+	res.ExitCode, res.Status = GateExit(waitErr)
 	if res.ExitCode < 0 {
 		fmt.Fprintf(tail, "\n[git-loop] gate %q ended abnormally: %v\n", g.Name, waitErr)
 	}
 	return res
 }
 
-// gateExit maps the error from Wait to an exit code and status.
-func gateExit(err error) (int, string) {
+// GateExit maps the error from Wait to an exit code and status.
+func GateExit(err error) (int, string) {
 	if err == nil {
 		return 0, GatePass
 	}

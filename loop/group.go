@@ -13,20 +13,20 @@ import (
 
 // groupRun is the outcome of a command run in its own process group.
 type groupRun struct {
-	waitErr  error         // from Wait
-	stopped  string        // why it was stopped ("timed out after 1m0s"); "" when it ended itself
-	duration time.Duration // from start to the end of its main process
+	WaitErr  error         // from Wait
+	Stopped  string        // why it was stopped ("timed out after 1m0s"); "" when it ended itself
+	Duration time.Duration // from start to the end of its main process
 }
 
-// runInGroup runs cmd (a gate or an agent) as the leader of a new process group and waits for
+// RunInGroup runs cmd (a gate or an agent) as the leader of a new process group and waits for
 // it to end, for timeout, or for ctx to be done. Its stdout, and its stderr unless stderr is
 // set, go to out through a pipe handed to the child itself, so that Wait returns when the
 // main process exits rather than when every holder of the pipe has closed it (other streams
 // are given up gatePipeGrace after that exit). A command
-// stopped early is asked to end (SIGTERM to the group), given gateKillGrace, then killed;
+// Stopped early is asked to end (SIGTERM to the group), given gateKillGrace, then killed;
 // whatever the group left running is killed in every case. err is set only when cmd could
 // not be started.
-func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out io.Writer, stderr io.Writer) (groupRun, error) {
+func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out io.Writer, stderr io.Writer) (groupRun, error) {
 	var run groupRun
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -50,7 +50,7 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	pw.Close()
 	if err != nil {
 		pr.Close()
-		run.duration = time.Since(start)
+		run.Duration = time.Since(start)
 		return run, err
 	}
 	group := attachGroup(cmd)
@@ -68,13 +68,13 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
-	case run.waitErr = <-waited:
+	case run.WaitErr = <-waited:
 	case <-timer.C:
-		run.stopped = fmt.Sprintf("timed out after %v", timeout)
+		run.Stopped = fmt.Sprintf("timed out after %v", timeout)
 	case <-ctx.Done():
-		run.stopped = fmt.Sprintf("cancelled (%v)", context.Cause(ctx))
+		run.Stopped = fmt.Sprintf("cancelled (%v)", context.Cause(ctx))
 	}
-	if run.stopped != "" {
+	if run.Stopped != "" {
 		// Ask politely; give the group a moment to exit and close its output; then kill.
 		group.terminate()
 		grace := time.NewTimer(gateKillGrace)
@@ -82,7 +82,7 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	polite:
 		for !exited || copied != nil {
 			select {
-			case run.waitErr = <-waited:
+			case run.WaitErr = <-waited:
 				exited = true
 			case <-copied:
 				copied = nil
@@ -94,16 +94,16 @@ func runInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 		if !exited {
 			group.kill()
 			select {
-			case run.waitErr = <-waited:
+			case run.WaitErr = <-waited:
 			case <-time.After(gateKillGrace):
 				group.forceKill() // a guard that did not finish in time goes too
-				run.waitErr = <-waited
+				run.WaitErr = <-waited
 			}
 		}
 	}
-	run.duration = time.Since(start)
-	if errors.Is(run.waitErr, exec.ErrWaitDelay) {
-		run.waitErr = nil // it exited 0; only a leftover child still held a stream
+	run.Duration = time.Since(start)
+	if errors.Is(run.WaitErr, exec.ErrWaitDelay) {
+		run.WaitErr = nil // it exited 0; only a leftover child still held a stream
 	}
 	// The main process is gone; kill what it left running in its group so the pipe closes.
 	group.cleanup()

@@ -37,7 +37,7 @@ func (s *Store) MarkUnrecorded(name string, cause error) error {
 		return err
 	}
 	defer f.Close()
-	_, err = f.WriteString(firstLine(cause.Error()) + "\n")
+	_, err = f.WriteString(FirstLine(cause.Error()) + "\n")
 	return err
 }
 

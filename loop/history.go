@@ -34,7 +34,7 @@ func (s *Store) OpenHistory(name string) (*History, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.config(name, st)
+	cfg, err := s.Config(name, st)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (h *History) record(blob gitstore.Hash) (*Iteration, error) {
 // ChangedFiles lists the paths that differ between two iterations' snapshot trees; for the
 // first iteration (prev nil), between the commit the loop started from and its snapshot.
 func (h *History) ChangedFiles(prev, cur *Iteration) ([]string, error) {
-	a, err := h.before(prev)
+	a, err := h.Before(prev)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +143,9 @@ func (h *History) ChangedFiles(prev, cur *Iteration) ([]string, error) {
 	return h.s.Repo.ChangedPaths(a, b)
 }
 
-// before is the tree an iteration is compared with: prev's snapshot, or the base commit's
+// Before is the tree an iteration is compared with: prev's snapshot, or the base commit's
 // tree (the empty tree in a repository without commits).
-func (h *History) before(prev *Iteration) (gitstore.Hash, error) {
+func (h *History) Before(prev *Iteration) (gitstore.Hash, error) {
 	if prev != nil {
 		return gitstore.ParseHash(prev.Tree)
 	}
@@ -178,4 +178,62 @@ func (s *Store) ResolveRecent(name string) (string, error) {
 		return last.Name, nil
 	}
 	return s.Resolve("")
+}
+
+// iterations reads every iteration record in state commit tree root, oldest first.
+func (s *Store) iterations(root gitstore.Hash) ([]Iteration, error) {
+	dir, err := s.Repo.LookupPath(root, iterationsDir)
+	if err != nil {
+		return nil, nil // a loop with no records yet
+	}
+	shards, err := s.Repo.ReadTree(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Iteration
+	for _, sh := range shards {
+		files, err := s.Repo.ReadTree(sh.Hash)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			data, err := s.Repo.ReadTyped(gitstore.BlobObject, f.Hash)
+			if err != nil {
+				return nil, err
+			}
+			var it Iteration
+			if err := json.Unmarshal(data, &it); err != nil {
+				return nil, fmt.Errorf("%w: %s/%s/%s: %v", ErrCorrupt, iterationsDir, sh.Name, f.Name, err)
+			}
+			out = append(out, it)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
+	return out, nil
+}
+
+// ReportFunc renders the report files a loop's final commit carries (report.yaml and
+// report.md) from its configuration, its final state and its iterations, oldest first.
+// Package loop/report provides the one git-loop uses; the engine does not know the format.
+type ReportFunc func(cfg *Config, st *State, iters []Iteration) map[string][]byte
+
+// reportFiles builds the report files for state next of loop cfg, from the records in state
+// commit tip plus rec (the iteration being recorded, or nil). A store with no ReportFiles
+// writes none.
+func (s *Store) reportFiles(cfg *Config, next *State, tip gitstore.Hash, rec *Iteration) (map[string][]byte, error) {
+	if s.ReportFiles == nil {
+		return nil, nil
+	}
+	c, err := s.Repo.ReadCommit(tip)
+	if err != nil {
+		return nil, err
+	}
+	iters, err := s.iterations(c.Tree)
+	if err != nil {
+		return nil, err
+	}
+	if rec != nil {
+		iters = append(iters, *rec)
+	}
+	return s.ReportFiles(cfg, next, iters), nil
 }

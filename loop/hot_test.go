@@ -3,13 +3,13 @@ package loop
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
 // startTestLoop opens a fresh repository and starts loop name in it.
@@ -112,13 +112,10 @@ func mustTip(t *testing.T, s *Store, name string) gitstore.Hash {
 	return tip
 }
 
+// gitOut is looptest.GitOut.
 func gitOut(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return looptest.GitOut(t, dir, args...)
 }
 
 // TestUpdateIgnoresHotCache corrupts the hot-state cache in ways that keep its tip line

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
 // Fixtures in the shapes the tools write (see the comments on each parser for the source).
@@ -75,7 +77,7 @@ Added decorators.
 }`
 )
 
-func intp(n int) *int { return &n }
+func intp(n int) *int { return looptest.Intp(n) }
 
 // TestParseImportFormats: what each format carries over and lists as not carried over.
 func TestParseImportFormats(t *testing.T) {

@@ -99,11 +99,11 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if r := notOurs(st, in); r != nil {
 		return r, nil
 	}
-	cfg, err := s.config(name, st)
+	cfg, err := s.Config(name, st)
 	if err != nil {
 		return nil, err
 	}
-	wt, err := s.worktreeOf(name, st)
+	wt, err := s.WorktreeOf(name, st)
 	if err != nil {
 		return nil, err
 	}
@@ -195,14 +195,14 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			return nil, err
 		}
 		next.Snapshot, next.JudgedTree = snapCommit.String(), obs.Tree
-		rec := &Iteration{Number: next.Iteration, Kind: orDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
+		rec := &Iteration{Number: next.Iteration, Kind: OrDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
 			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
 			Tokens: tokens, Session: in.Session, Duration: time.Since(began)}
 		out = StopResult{Verdict: v, State: &next, Iteration: rec}
 		subject := fmt.Sprintf("loop %s: iteration %d: %s", name, next.Iteration, v.Decision)
 		if v.Reason != "" {
-			subject += " (" + firstLine(v.Reason) + ")"
+			subject += " (" + FirstLine(v.Reason) + ")"
 		}
 		ch := &change{state: next, iteration: rec, snapshot: snapCommit, subject: subject, decision: v.Decision}
 		recorded = ch
@@ -264,8 +264,8 @@ func notOurs(st *State, in StopInput) *StopResult {
 	return nil
 }
 
-// config reads loop.json, from the hot cache when it belongs to this loop.
-func (s *Store) config(name string, st *State) (*Config, error) {
+// Config reads loop.json, from the hot cache when it belongs to this loop.
+func (s *Store) Config(name string, st *State) (*Config, error) {
 	if cfg, ok := readHotConfig(s.Repo, st); ok {
 		return cfg, nil
 	}
@@ -302,20 +302,20 @@ func (s *Store) PauseForError(name string, cause error) (*State, error) {
 			return nil, nil
 		}
 		next := *st
-		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), "paused by an internal error: "+firstLine(cause.Error())
+		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), "paused by an internal error: "+FirstLine(cause.Error())
 		snap, _ := gitstore.ParseHash(st.Snapshot)
 		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: paused by an internal error", name), decision: DecidePause}, nil
 	})
 }
 
-func orDefaultString(v, d string) string {
+func OrDefaultString(v, d string) string {
 	if v == "" {
 		return d
 	}
 	return v
 }
 
-func firstLine(s string) string {
+func FirstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }

@@ -3,13 +3,12 @@ package loop
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 func startGated(t *testing.T, session string) (*Store, string) {
@@ -32,7 +31,14 @@ func openStoreAt(t *testing.T, dir string) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.ReportFiles = statusReport
 	return s
+}
+
+// statusReport stands for package report in the engine's tests (which it imports): a
+// report.md naming the loop's final status.
+func statusReport(_ *Config, st *State, iters []Iteration) map[string][]byte {
+	return map[string][]byte{"report.md": fmt.Appendf(nil, "status: %s after %d iterations\n", st.Status, len(iters))}
 }
 
 func stop(t *testing.T, s *Store, in StopInput) *StopResult {
@@ -110,26 +116,5 @@ func TestPauseForError(t *testing.T) {
 	_, st, err := s.ReadState("g")
 	if err != nil || st.Status != StatusPaused || st.Reason != "paused by an internal error: disk full" {
 		t.Fatalf("state after PauseForError: %+v, %v", st, err)
-	}
-}
-
-// TestReportOnCompletion: the completing state commit holds report.yaml (the whole record,
-// valid YAML) and report.md (verdict SHIP), with the defect found and resolved.
-func TestReportOnCompletion(t *testing.T) {
-	s, dir := startGated(t, "")
-	stop(t, s, StopInput{Message: "<promise>DONE</promise>"})
-	os.WriteFile(filepath.Join(dir, "fixed.txt"), []byte("ok\n"), 0o666)
-	stop(t, s, StopInput{Message: "<promise>DONE</promise>"})
-	md, err := exec.Command("git", "-C", dir, "show", "refs/loop/g:report.md").Output()
-	if err != nil || !strings.Contains(string(md), "Verdict: SHIP") || !strings.Contains(string(md), "| 1 | fixed | pass | 2 | 1 | 1 | 1 |") {
-		t.Errorf("report.md: %v\n%s", err, md)
-	}
-	y, err := exec.Command("git", "-C", dir, "show", "refs/loop/g:report.yaml").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r map[string]any
-	if err := yaml.Unmarshal(y, &r); err != nil || r["release_decision"] != "SHIP" || r["status"] != "completed" {
-		t.Errorf("report.yaml does not parse as the record (%v):\n%s", err, y)
 	}
 }

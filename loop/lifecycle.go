@@ -363,9 +363,9 @@ func canRecord(name string, st *State) error {
 	return nil
 }
 
-// worktreeOf returns the repository opened in the loop's own worktree: s.Repo when that is
+// WorktreeOf returns the repository opened in the loop's own worktree: s.Repo when that is
 // where we are, else that worktree, which must still exist and share our objects and refs.
-func (s *Store) worktreeOf(name string, st *State) (*gitstore.Repo, error) {
+func (s *Store) WorktreeOf(name string, st *State) (*gitstore.Repo, error) {
 	if s.isHere(st) {
 		return s.Repo, nil
 	}
@@ -503,4 +503,23 @@ func targetStatus(name string, st *State, t Transition) (string, error) {
 	default:
 		return StatusCancelled, nil
 	}
+}
+
+// PauseWith pauses an active loop for a person with reason (an interrupted run, say).
+func (s *Store) PauseWith(name, reason string) error {
+	return s.pauseFor(name, reason, fmt.Sprintf("loop %s: paused (%s)", name, FirstLine(reason)))
+}
+
+// pauseFor records an active loop as paused with reason, in a state commit with subject.
+func (s *Store) pauseFor(name, reason, subject string) error {
+	_, err := s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
+		if st.Status != StatusActive {
+			return nil, nil
+		}
+		next := *st
+		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), reason
+		snap, _ := gitstore.ParseHash(st.Snapshot)
+		return &change{state: next, snapshot: snap, subject: subject, decision: DecidePause}, nil
+	})
+	return err
 }

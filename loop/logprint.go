@@ -104,7 +104,7 @@ type logPrinter struct {
 
 func (p *logPrinter) header() {
 	st, cfg := p.h.State, p.h.Config
-	fmt.Fprintf(p.w, "loop %s · %s · iteration %s\n", p.h.Name, st.Status, formatIteration(st.Iteration, st.MaxIterations))
+	fmt.Fprintf(p.w, "loop %s · %s · iteration %s\n", p.h.Name, st.Status, FormatIteration(st.Iteration, st.MaxIterations))
 	if len(cfg.Gates) > 0 {
 		names := make([]string, len(cfg.Gates))
 		for i, g := range cfg.Gates {
@@ -121,7 +121,7 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 		return err
 	}
 	e := LogEntry{Iteration: rec.Number, At: rec.At, DurationMS: rec.Duration.Milliseconds(), Kind: rec.Kind,
-		Decision: rec.Decision, Reason: firstLine(rec.Reason), Gates: gateRow(p.h.Config.Gates, rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
+		Decision: rec.Decision, Reason: FirstLine(rec.Reason), Gates: gateRow(p.h.Config.Gates, rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
 	if p.opts.JSON {
 		sep := ",\n"
 		if !p.first {
@@ -135,9 +135,9 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 		p.w.Write(data)
 		return nil
 	}
-	decision := textutil.TerminalSafe(orDefaultString(e.Decision, e.Kind))
+	decision := textutil.TerminalSafe(OrDefaultString(e.Decision, e.Kind))
 	fmt.Fprintf(p.w, "%5d  %s  %7s  %s  %s  %s\n", e.Iteration, e.At.Local().Format("2006-01-02 15:04:05"),
-		formatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates), filesText(len(files)))
+		FormatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates), FilesText(len(files)))
 	return nil
 }
 
@@ -188,14 +188,14 @@ func decisionColor(d string) string {
 	return ""
 }
 
-func filesText(n int) string {
+func FilesText(n int) string {
 	if n == 1 {
 		return "1 file"
 	}
 	return fmt.Sprintf("%d files", n)
 }
 
-func formatDuration(d time.Duration) string {
+func FormatDuration(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "-"

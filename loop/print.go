@@ -114,12 +114,12 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 	for _, p := range st.Problems {
 		fmt.Fprintf(w, "problem:   %s\n", textutil.TerminalSafe(p.Text))
 	}
-	fmt.Fprintf(w, "iteration: %s\n", formatIteration(st.Iteration, st.MaxIterations))
+	fmt.Fprintf(w, "iteration: %s\n", FormatIteration(st.Iteration, st.MaxIterations))
 	if st.Session != "" {
 		fmt.Fprintf(w, "session:   %s\n", textutil.TerminalSafe(st.Session))
 	}
 	fmt.Fprintf(w, "worktree:  %s\n", textutil.TerminalSafe(st.Worktree))
-	fmt.Fprintf(w, "snapshot:  %s\n", short(st.Snapshot))
+	fmt.Fprintf(w, "snapshot:  %s\n", Short(st.Snapshot))
 	fmt.Fprintf(w, "updated:   %s\n", st.UpdatedAt.Local().Format(time.DateTime))
 	fmt.Fprintf(w, "history:   git log --first-parent refs/loop/%s\n", st.Name)
 	return nil
@@ -156,7 +156,7 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 			}
 			notes = append(notes, fmt.Sprintf("%s %s: %s", mark, st.Name, textutil.TerminalSafe(p.Text)))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, status, formatIteration(st.Iteration, st.MaxIterations),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, status, FormatIteration(st.Iteration, st.MaxIterations),
 			st.UpdatedAt.Local().Format(time.DateTime), where)
 	}
 	if err := tw.Flush(); err != nil {
@@ -178,7 +178,7 @@ func PrintCheckpoint(w io.Writer, st *State, rec *Iteration, asJSON bool) error 
 		change = "tree changed"
 	}
 	fmt.Fprintf(w, "loop %s: iteration %s recorded, snapshot %s (%s; %s, %d hashed)\n",
-		st.Name, formatIteration(rec.Number, st.MaxIterations), short(rec.Snapshot), change, filesText(rec.Files), rec.Hashed)
+		st.Name, FormatIteration(rec.Number, st.MaxIterations), Short(rec.Snapshot), change, FilesText(rec.Files), rec.Hashed)
 	return nil
 }
 
@@ -191,7 +191,7 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func short(h string) string {
+func Short(h string) string {
 	if len(h) > 12 {
 		return h[:12]
 	}

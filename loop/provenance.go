@@ -59,7 +59,7 @@ func (s *Store) trackHead(name string, tip gitstore.Hash, st *State, ch *change)
 	if ch.iteration == nil {
 		return provenance{}
 	}
-	wt, err := s.worktreeOf(name, &ch.state)
+	wt, err := s.WorktreeOf(name, &ch.state)
 	if err != nil {
 		return provenance{}
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
 // TestMain lets the test binary act as a child process: checkpointing for TestRaceCheckpoint,
@@ -165,23 +166,8 @@ func iterationsInHistory(t *testing.T, dir string) map[int]bool {
 	return its
 }
 
-func newTestRepo(t testing.TB) string {
-	t.Helper()
-	home := t.TempDir()
-	cfg := filepath.Join(home, ".gitconfig")
-	// The engine's tests start loops with tiny prompts ("p"): they run as tools, not shaped
-	// by their spec's score (shape_test.go tests shaping).
-	os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n[loop]\n\tshape = tool\n"), 0o666)
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o666)
-	return dir
-}
+// newTestRepo is looptest.NewRepo.
+func newTestRepo(t testing.TB) string { return looptest.NewRepo(t) }
 
 // startChild waits for the moment in $GITLOOP_START_AT (unix nanoseconds), so that every
 // child starts together, then starts loop $GITLOOP_START_NAME in dir. It exits 0 when the

@@ -58,7 +58,7 @@ func (s *Store) Restore(ctx context.Context, name string, iter int) (*RestoreRes
 	if err != nil {
 		return nil, fmt.Errorf("%w: iteration %d has no tree", ErrCorrupt, iter)
 	}
-	wt, err := s.worktreeOf(name, h.State)
+	wt, err := s.WorktreeOf(name, h.State)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (s *Store) recordTaken(name, kind, reason string, allow func(*State) error,
 		return nil, nil, err
 	}
 	if snap == nil {
-		wt, err := s.worktreeOf(name, cur)
+		wt, err := s.WorktreeOf(name, cur)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -26,7 +26,7 @@ func PrintScore(w io.Writer, s SpecScore, asJSON bool) error {
 		if len(d.Found) > 0 {
 			shown := make([]string, min(len(d.Found), 2))
 			for i := range shown {
-				shown[i] = clip(d.Found[i], 32)
+				shown[i] = Clip(d.Found[i], 32)
 			}
 			found = strings.Join(shown, ", ")
 			if len(d.Found) > 2 {
@@ -53,8 +53,8 @@ func ShapeMeaning(shape string) string {
 	return "shape intent: vague; a loop on it runs to its limit unattended, but the agent has little to aim at — add what the table says"
 }
 
-// clip shortens s to at most n runes, marking the cut with "…".
-func clip(s string, n int) string {
+// Clip shortens s to at most n runes, marking the cut with "…".
+func Clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -16,9 +16,6 @@ import (
 // own git (gitstore.RunGit), so credentials and ssh configuration work as for git itself.
 
 var (
-	// ErrNoRemote means no remote was named and none can be assumed, or the one named is not
-	// configured.
-	ErrNoRemote = errors.New("no such remote")
 	// ErrRejected means the remote refused some refs of a push (it has other commits there).
 	ErrRejected = errors.New("the remote rejected the push")
 )

@@ -28,7 +28,7 @@ func PrintFetch(w io.Writer, rep *FetchReport) {
 		fmt.Fprintf(w, "loops of %s (read them with `git loop log %s`):\n", rep.Remote, rep.Loops[0].Name)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, st := range rep.Loops {
-			fmt.Fprintf(tw, "  %s\t%s\titeration %s\n", st.Name, st.Status, formatIteration(st.Iteration, st.MaxIterations))
+			fmt.Fprintf(tw, "  %s\t%s\titeration %s\n", st.Name, st.Status, FormatIteration(st.Iteration, st.MaxIterations))
 		}
 		tw.Flush()
 	}

@@ -46,7 +46,7 @@ func PrintShow(w io.Writer, h *History, n int, opts ShowOptions) error {
 		return err
 	}
 	prev, _ := h.previous(n)
-	a, err := h.before(prev)
+	a, err := h.Before(prev)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (h *History) previous(n int) (*Iteration, error) {
 func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
 	fmt.Fprintf(w, "iteration %d of loop %s (%s, %s", rec.Number, h.Name, textutil.TerminalSafe(rec.Kind), rec.At.Local().Format("2006-01-02 15:04:05"))
 	if rec.Duration > 0 {
-		fmt.Fprintf(w, ", %s", formatDuration(rec.Duration))
+		fmt.Fprintf(w, ", %s", FormatDuration(rec.Duration))
 	}
 	fmt.Fprintln(w, ")")
 	if rec.Decision != "" {
@@ -115,7 +115,7 @@ func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
 	p := logPrinter{opts: LogOptions{Color: opts.Color}}
 	for _, g := range rec.Gates {
 		cell := gateCells[g.Status]
-		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Status), formatDuration(g.Duration), g.ExitCode)
+		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Status), FormatDuration(g.Duration), g.ExitCode)
 		if tail := textutil.TerminalSafe(strings.TrimRight(textutil.LastLines(g.Tail, showTailLines), "\n")); tail != "" && !g.Passed() {
 			for _, line := range strings.Split(tail, "\n") {
 				fmt.Fprintf(w, "      | %s\n", line)
@@ -168,7 +168,7 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 			return err
 		}
 	}
-	ta, err := h.before(a)
+	ta, err := h.Before(a)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func (s *State) Unenforced() bool {
 // maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else
 // loop.json's.
 func (s *State) maxDuration(cfg *Config) time.Duration {
-	d, err := time.ParseDuration(orDefaultString(s.MaxDuration, cfg.MaxDuration))
+	d, err := time.ParseDuration(OrDefaultString(s.MaxDuration, cfg.MaxDuration))
 	if err != nil || d < 0 {
 		return 0
 	}
@@ -194,6 +194,13 @@ type Iteration struct {
 var (
 	// ErrNoLoop means the named loop does not exist, or no loop is active here.
 	ErrNoLoop = errors.New("no such loop")
+	// ErrInterrupted: the run was interrupted (Ctrl-C); the loop was paused cleanly.
+	ErrInterrupted = errors.New("interrupted")
+	// ErrNoRemote means no remote was named and none can be assumed, or the one named is not
+	// configured.
+	ErrNoRemote = errors.New("no such remote")
+	// ErrNotActive: the loop is paused; it must be resumed before it is driven.
+	ErrNotActive = errors.New("loop is not active")
 	// ErrExists means a loop of that name already exists.
 	ErrExists = errors.New("loop already exists")
 	// ErrBusy means another loop is active in this worktree.

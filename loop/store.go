@@ -16,6 +16,9 @@ type Store struct {
 	Now func() time.Time
 	// Trust lets commands run a fetched loop's stored gate commands (--trust).
 	Trust bool
+	// ReportFiles renders a completed or stopped loop's report into its final commit; nil
+	// records none (see ReportFunc).
+	ReportFiles ReportFunc
 }
 
 // NewStore returns a store on r using the wall clock.

@@ -1,10 +1,12 @@
-package loop
+package driver
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // screen is a tiny terminal: width columns, autowrap, \r, \n (as CR LF), ESC[2K.
@@ -59,7 +61,7 @@ func screen(out string, width int) []string {
 func TestStatusLineAboveLongLine(t *testing.T) {
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	var term strings.Builder
-	l := newStatusLine(&term, true, "fix", &Config{MaxIterations: 3}, func() time.Time { return now })
+	l := newStatusLine(&term, true, "fix", &loop.Config{MaxIterations: 3}, func() time.Time { return now })
 	l.begin(1)
 	a := l.above(&term)
 	long := bytes.Repeat([]byte("q"), maxPendingLine+100) // not a multiple of the width

@@ -1,4 +1,4 @@
-package loop
+package driver
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // callLimiter holds agent runs to at most max in any hour. With a path, the start times are
@@ -77,7 +79,7 @@ func (l *callLimiter) delay() time.Duration {
 func (l *callLimiter) wait(ctx context.Context, say func(string, ...any)) error {
 	if d := l.delay(); d > 0 {
 		say("%d agent run%s in the last hour (the --calls-per-hour limit): waiting %s, until %s",
-			l.max, plural(l.max), d.Round(time.Second), l.now().Add(d).Format("15:04:05"))
+			l.max, loop.Plural(l.max), d.Round(time.Second), l.now().Add(d).Format("15:04:05"))
 		if err := sleepCtx(ctx, d); err != nil {
 			return err
 		}
@@ -109,7 +111,7 @@ type statusLine struct {
 	drawn   bool
 }
 
-func newStatusLine(w io.Writer, live bool, name string, cfg *Config, now func() time.Time) *statusLine {
+func newStatusLine(w io.Writer, live bool, name string, cfg *loop.Config, now func() time.Time) *statusLine {
 	return &statusLine{w: w, live: live, name: name, gates: len(cfg.Gates), max: cfg.MaxIterations, now: now,
 		began: now(), passing: "-", last: "-"}
 }
@@ -136,7 +138,7 @@ func (l *statusLine) begin(iter int) {
 }
 
 // end records an iteration's verdict.
-func (l *statusLine) end(res *StopResult) {
+func (l *statusLine) end(res *loop.StopResult) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	pass := 0
@@ -149,7 +151,7 @@ func (l *statusLine) end(res *StopResult) {
 	}
 	l.passing, l.last = fmt.Sprintf("%d/%d", pass, l.gates), res.Verdict.Decision
 	if !l.live {
-		fmt.Fprintf(l.w, "git-loop: iteration %d: %s, gates passing %s (%s)\n", l.iter, l.last, l.passing, firstLine(res.Verdict.Reason))
+		fmt.Fprintf(l.w, "git-loop: iteration %d: %s, gates passing %s (%s)\n", l.iter, l.last, l.passing, loop.FirstLine(res.Verdict.Reason))
 		return
 	}
 	l.draw()

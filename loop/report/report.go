@@ -1,17 +1,16 @@
-package loop
+package report
 
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/diag"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
-
-	"github.com/git-loop/git-loop/gitstore"
 )
 
 // Release decisions of a report.
@@ -29,15 +28,15 @@ type Report struct {
 	Reason  string `json:"reason"`
 	Release string `json:"release_decision"`
 	// ReleaseReasons say why the verdict is not SHIP (empty for SHIP).
-	ReleaseReasons []string      `json:"release_reasons"`
-	Task           string        `json:"task"`
-	Spec           *SpecScore    `json:"spec,omitempty"`  // the task's score at start
-	Shape          string        `json:"shape,omitempty"` // how the loop ran: tool or colleague
-	Execution      Execution     `json:"execution"`
-	Layers         []LayerReport `json:"layers"`
-	Defects        Defects       `json:"defects"`
-	Rework         []ReworkEvent `json:"rework"`
-	Timeline       []Step        `json:"iterations"`
+	ReleaseReasons []string        `json:"release_reasons"`
+	Task           string          `json:"task"`
+	Spec           *loop.SpecScore `json:"spec,omitempty"`  // the task's score at start
+	Shape          string          `json:"shape,omitempty"` // how the loop ran: tool or colleague
+	Execution      Execution       `json:"execution"`
+	Layers         []LayerReport   `json:"layers"`
+	Defects        Defects         `json:"defects"`
+	Rework         []ReworkEvent   `json:"rework"`
+	Timeline       []Step          `json:"iterations"`
 }
 
 // Execution is when the loop ran and for how long.
@@ -115,7 +114,7 @@ type Step struct {
 
 // BuildReport assembles the report from the configuration, the final state and every
 // iteration record, oldest first.
-func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
+func BuildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Report {
 	r := Report{Loop: st.Name, Status: st.Status, Reason: st.Reason, Task: strings.TrimSpace(cfg.Prompt), Spec: cfg.Spec, Shape: cfg.Shape,
 		Execution: Execution{StartedAt: st.StartedAt, EndedAt: st.UpdatedAt, Seconds: st.UpdatedAt.Sub(st.StartedAt).Seconds(),
 			Iterations: st.Iteration, MaxIterations: st.MaxIterations},
@@ -144,7 +143,7 @@ func BuildReport(cfg *Config, st *State, iters []Iteration) Report {
 				l.Failures++
 			}
 		}
-		if it.Decision == DecideContinue && it.Layer != "" {
+		if it.Decision == loop.DecideContinue && it.Layer != "" {
 			r.Rework = append(r.Rework, ReworkEvent{Iteration: it.Number, Layer: it.Layer, Reason: it.Reason})
 		}
 		r.Timeline = append(r.Timeline, step)
@@ -175,9 +174,9 @@ func (r Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Loop %s: %s\n\n", r.Loop, r.Release)
 	r.summaryBox(&b)
-	fmt.Fprintf(&b, "**Task:** %s\n\n", mdCell(firstLine(r.Task)))
+	fmt.Fprintf(&b, "**Task:** %s\n\n", mdCell(loop.FirstLine(r.Task)))
 	if r.Spec != nil {
-		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), orDefaultString(r.Shape, ShapeTool))
+		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), loop.OrDefaultString(r.Shape, loop.ShapeTool))
 	}
 	if len(r.Layers) > 0 {
 		b.WriteString("## Gates\n\n| layer | gate | final | attempts | failures | defects found | resolved |\n|---|---|---|---|---|---|---|\n")
@@ -201,52 +200,9 @@ func (r Report) Markdown() string {
 
 func mdCell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }
 
-// iterations reads every iteration record in state commit tree root, oldest first.
-func (s *Store) iterations(root gitstore.Hash) ([]Iteration, error) {
-	dir, err := s.Repo.LookupPath(root, iterationsDir)
-	if err != nil {
-		return nil, nil // a loop with no records yet
-	}
-	shards, err := s.Repo.ReadTree(dir)
-	if err != nil {
-		return nil, err
-	}
-	var out []Iteration
-	for _, sh := range shards {
-		files, err := s.Repo.ReadTree(sh.Hash)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			data, err := s.Repo.ReadTyped(gitstore.BlobObject, f.Hash)
-			if err != nil {
-				return nil, err
-			}
-			var it Iteration
-			if err := json.Unmarshal(data, &it); err != nil {
-				return nil, fmt.Errorf("%w: %s/%s/%s: %v", ErrCorrupt, iterationsDir, sh.Name, f.Name, err)
-			}
-			out = append(out, it)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Number < out[j].Number })
-	return out, nil
-}
-
-// reportFiles builds report.yaml and report.md for state next of loop cfg, from the records
-// in state commit tip plus rec (the iteration being recorded, or nil).
-func (s *Store) reportFiles(cfg *Config, next *State, tip gitstore.Hash, rec *Iteration) (map[string][]byte, error) {
-	c, err := s.Repo.ReadCommit(tip)
-	if err != nil {
-		return nil, err
-	}
-	iters, err := s.iterations(c.Tree)
-	if err != nil {
-		return nil, err
-	}
-	if rec != nil {
-		iters = append(iters, *rec)
-	}
-	r := BuildReport(cfg, next, iters)
-	return map[string][]byte{"report.yaml": r.YAML(), "report.md": []byte(r.Markdown())}, nil
+// Files is the report git-loop records in a loop's final commit: report.yaml, the whole
+// record, and report.md, its summary for a person (a [loop.ReportFunc]).
+func Files(cfg *loop.Config, st *loop.State, iters []loop.Iteration) map[string][]byte {
+	r := BuildReport(cfg, st, iters)
+	return map[string][]byte{"report.yaml": r.YAML(), "report.md": []byte(r.Markdown())}
 }

@@ -1,6 +1,10 @@
-package loop
+package report
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/git-loop/git-loop/loop"
+)
 
 // Defect is one distinct failure of a gate (one fingerprint): when it was found, how often
 // it was seen, and the iteration at which the gate passed again after it (FixedAt, 0 while
@@ -29,7 +33,7 @@ type defectLog struct {
 }
 
 // record notes gate result g of iteration n.
-func (l *defectLog) record(n int, g GateResult) {
+func (l *defectLog) record(n int, g loop.GateResult) {
 	if g.Passed() {
 		for i := range l.items {
 			if d := &l.items[i]; d.Gate == g.Name && !d.Fixed() && d.LastSeen < n {
@@ -75,7 +79,7 @@ func (l *defectLog) summary() Defects {
 
 // defectSummary is one line saying what failed: the output's first line that names a
 // failure, with the diagnostics' counts when the output had some.
-func defectSummary(g GateResult) string {
+func defectSummary(g loop.GateResult) string {
 	line := failureLine(g.Tail)
 	if line == "" {
 		line = g.Status
@@ -108,12 +112,12 @@ func failureLine(tail string) string {
 		lower := strings.ToLower(line)
 		for _, w := range failureWords {
 			if strings.Contains(lower, w) {
-				return clip(line, maxSummary)
+				return loop.Clip(line, maxSummary)
 			}
 		}
 		last = line
 	}
-	return clip(last, maxSummary)
+	return loop.Clip(last, maxSummary)
 }
 
 // printable drops control characters (tabs become spaces) from a summary line.

@@ -1,4 +1,4 @@
-package loop
+package driver
 
 import (
 	"errors"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -45,7 +47,7 @@ func lockRun(r *gitstore.Repo, name string) (release func(), err error) {
 		}
 		pid := lockHolder(path)
 		if pid <= 0 || processAlive(pid) {
-			return nil, fmt.Errorf("%w: another `git loop run` (pid %d) is driving loop %s; stop it first (or remove %s if that process is not git-loop)", ErrBusy, pid, name, path)
+			return nil, fmt.Errorf("%w: another `git loop run` (pid %d) is driving loop %s; stop it first (or remove %s if that process is not git-loop)", loop.ErrBusy, pid, name, path)
 		}
 		// Its process is gone: move the stale lock aside (rename is atomic, so of two
 		// processes taking over only one succeeds) and try again.
@@ -53,12 +55,12 @@ func lockRun(r *gitstore.Repo, name string) (release func(), err error) {
 		if os.Rename(path, aside) == nil {
 			if holder := lockHolder(aside); holder != pid { // a live lock taken meanwhile: give it back
 				os.Rename(aside, path)
-				return nil, fmt.Errorf("%w: another `git loop run` (pid %d) is driving loop %s", ErrBusy, holder, name)
+				return nil, fmt.Errorf("%w: another `git loop run` (pid %d) is driving loop %s", loop.ErrBusy, holder, name)
 			}
 			os.Remove(aside)
 		}
 	}
-	return nil, fmt.Errorf("%w: cannot take the run lock %s of loop %s; remove it if no run is going on", ErrBusy, path, name)
+	return nil, fmt.Errorf("%w: cannot take the run lock %s of loop %s; remove it if no run is going on", loop.ErrBusy, path, name)
 }
 
 func lockHolder(path string) int {

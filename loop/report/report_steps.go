@@ -1,8 +1,10 @@
-package loop
+package report
 
 import (
 	"fmt"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/diag"
 
@@ -11,11 +13,11 @@ import (
 
 // StepDiff is what an iteration changed in the worktree since the iteration before.
 type StepDiff struct {
-	Added   int        `json:"added"`
-	Deleted int        `json:"deleted"`
-	Changed int        `json:"files_changed"`
-	Files   []FileStat `json:"files"`          // at most maxStepFiles of them
-	More    int        `json:"more,omitempty"` // files changed beyond those listed
+	Added   int             `json:"added"`
+	Deleted int             `json:"deleted"`
+	Changed int             `json:"files_changed"`
+	Files   []loop.FileStat `json:"files"`          // at most maxStepFiles of them
+	More    int             `json:"more,omitempty"` // files changed beyond those listed
 }
 
 // maxStepFiles bounds the files a report lists per iteration (the counts cover them all).
@@ -26,9 +28,9 @@ const maxStepMessage = 1 << 10
 
 // newStep is iteration it in the timeline; prevAt is when the iteration before it was
 // recorded (or the loop started).
-func newStep(it Iteration, prevAt time.Time) Step {
+func newStep(it loop.Iteration, prevAt time.Time) Step {
 	s := Step{Iteration: it.Number, Kind: it.Kind, At: it.At, GatesMS: it.Duration.Milliseconds(), Decision: it.Decision,
-		Reason: it.Reason, Layer: it.Layer, Changed: it.Changed, Message: clip(it.Message, maxStepMessage)}
+		Reason: it.Reason, Layer: it.Layer, Changed: it.Changed, Message: loop.Clip(it.Message, maxStepMessage)}
 	if !it.At.IsZero() && !prevAt.IsZero() && it.At.After(prevAt) {
 		s.ElapsedMS = it.At.Sub(prevAt).Milliseconds()
 	}
@@ -53,11 +55,11 @@ func newStep(it Iteration, prevAt time.Time) Step {
 	return s
 }
 
-// Report builds the loop's report from its whole history, with each iteration's diffstat
+// FromHistory builds the loop's report from its whole history, with each iteration's diffstat
 // read from the snapshots.
-func (h *History) Report() (Report, error) {
-	var iters []Iteration
-	err := h.Each(func(rec *Iteration) error {
+func FromHistory(h *loop.History) (Report, error) {
+	var iters []loop.Iteration
+	err := h.Each(func(rec *loop.Iteration) error {
 		iters = append(iters, *rec)
 		return nil
 	})
@@ -69,11 +71,11 @@ func (h *History) Report() (Report, error) {
 	}
 	r := BuildReport(h.Config, h.State, iters)
 	for i := range iters {
-		var prev *Iteration
+		var prev *loop.Iteration
 		if i > 0 {
 			prev = &iters[i-1]
 		}
-		d, err := h.stepDiff(prev, &iters[i])
+		d, err := stepDiff(h, prev, &iters[i])
 		if err != nil {
 			return Report{}, err
 		}
@@ -83,16 +85,16 @@ func (h *History) Report() (Report, error) {
 }
 
 // stepDiff is what cur changed since prev (nil: since the commit the loop started from).
-func (h *History) stepDiff(prev, cur *Iteration) (*StepDiff, error) {
-	a, err := h.before(prev)
+func stepDiff(h *loop.History, prev, cur *loop.Iteration) (*StepDiff, error) {
+	a, err := h.Before(prev)
 	if err != nil {
 		return nil, err
 	}
 	b, err := gitstore.ParseHash(cur.Tree)
 	if err != nil {
-		return nil, fmt.Errorf("%w: loop %s: iteration %d has no tree", ErrCorrupt, h.Name, cur.Number)
+		return nil, fmt.Errorf("%w: loop %s: iteration %d has no tree", loop.ErrCorrupt, h.Name, cur.Number)
 	}
-	d := &StepDiff{Files: []FileStat{}}
+	d := &StepDiff{Files: []loop.FileStat{}}
 	if a == b {
 		return d, nil
 	}

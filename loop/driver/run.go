@@ -1,4 +1,4 @@
-package loop
+package driver
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
 )
 
 // Driver mode (git loop run): the loop drives a headless agent command, one fresh process
@@ -38,17 +38,13 @@ const DriverEnv = "GIT_LOOP_RUN"
 var (
 	// ErrRunPaused: the driven loop was paused (a limit, a breaker, a person) or cancelled.
 	ErrRunPaused = errors.New("loop paused")
-	// ErrInterrupted: the run was interrupted (Ctrl-C); the loop was paused cleanly.
-	ErrInterrupted = errors.New("interrupted")
-	// ErrNotActive: the loop is paused; it must be resumed before it is driven.
-	ErrNotActive = errors.New("loop is not active")
 )
 
 // DriveOptions configure one `git loop run`.
 type DriveOptions struct {
-	Name  string        // the loop; "" for the worktree's active loop (or a new one with Start)
-	Start *StartOptions // start a new loop first
-	Agent []string      // the agent command and its arguments
+	Name  string             // the loop; "" for the worktree's active loop (or a new one with Start)
+	Start *loop.StartOptions // start a new loop first
+	Agent []string           // the agent command and its arguments
 	// Timeout bounds each agent run (DefaultAgentTimeout when 0); the agent's process group
 	// is killed when it passes, and the iteration is judged on what was done.
 	Timeout      time.Duration
@@ -80,19 +76,19 @@ type agentRun struct {
 
 // Drive runs the agent until the loop completes, pauses or is cancelled, or ctx ends
 // (ErrInterrupted, after pausing the loop). A paused or cancelled end is ErrRunPaused.
-func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, error) {
+func Drive(s *loop.Store, ctx context.Context, opts DriveOptions) (*DriveResult, error) {
 	if len(opts.Agent) == 0 {
-		return nil, fmt.Errorf("%w: run needs an agent command after --, e.g. `git loop run -- claude -p`", ErrConfig)
+		return nil, fmt.Errorf("%w: run needs an agent command after --, e.g. `git loop run -- claude -p`", loop.ErrConfig)
 	}
-	name, err := s.driveTarget(opts)
+	name, err := driveTarget(s, opts)
 	if err != nil {
 		return nil, err
 	}
-	cfg, st, err := s.activeConfig(name)
+	cfg, st, err := activeConfig(s, name)
 	if err != nil {
 		return nil, err
 	}
-	wt, err := s.worktreeOf(name, st)
+	wt, err := s.WorktreeOf(name, st)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +112,7 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 			return d.interrupted(st.Iteration)
 		}
 		d.reportRun(run)
-		res, err := s.Stop(ctx, name, StopInput{Session: st.Session, Kind: "run", Message: run.output, MessageKnown: true, Sequential: opts.Sequential})
+		res, err := s.Stop(ctx, name, loop.StopInput{Session: st.Session, Kind: "run", Message: run.output, MessageKnown: true, Sequential: opts.Sequential})
 		if ctx.Err() != nil {
 			return d.interrupted(st.Iteration)
 		}
@@ -135,7 +131,7 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 		}
 		d.status.end(res)
 		switch res.Verdict.Decision {
-		case DecideContinue:
+		case loop.DecideContinue:
 			prompt = res.Verdict.ForAgent
 			if opts.Cooldown > 0 {
 				d.say("cooling down for %s (--cooldown)", opts.Cooldown)
@@ -143,9 +139,9 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 			if err := sleepCtx(ctx, opts.Cooldown); err != nil {
 				return d.interrupted(st.Iteration)
 			}
-		case DecideComplete:
+		case loop.DecideComplete:
 			d.say("%s", res.Verdict.ForUser)
-			return &DriveResult{Name: name, Decision: DecideComplete, Reason: res.Verdict.Reason, Iterations: st.Iteration}, nil
+			return &DriveResult{Name: name, Decision: loop.DecideComplete, Reason: res.Verdict.Reason, Iterations: st.Iteration}, nil
 		default:
 			return d.ended(st, res.Verdict.Reason)
 		}
@@ -153,7 +149,7 @@ func (s *Store) Drive(ctx context.Context, opts DriveOptions) (*DriveResult, err
 }
 
 // driveTarget starts the loop when asked, else names the worktree's active loop.
-func (s *Store) driveTarget(opts DriveOptions) (string, error) {
+func driveTarget(s *loop.Store, opts DriveOptions) (string, error) {
 	if opts.Start != nil {
 		st, err := s.Start(*opts.Start)
 		if err != nil {
@@ -161,29 +157,29 @@ func (s *Store) driveTarget(opts DriveOptions) (string, error) {
 		}
 		return st.Name, nil
 	}
-	if IsFetched(opts.Name) {
+	if loop.IsFetched(opts.Name) {
 		return s.Adopt(opts.Name, 0)
 	}
 	return s.Resolve(opts.Name)
 }
 
 // activeConfig reads a loop that is active, or says how to make it so.
-func (s *Store) activeConfig(name string) (*Config, *State, error) {
+func activeConfig(s *loop.Store, name string) (*loop.Config, *loop.State, error) {
 	_, st, err := s.ReadState(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	if st.Status != StatusActive {
-		how := fmt.Sprintf("resume it first: `%s`", ResumeCommand(st))
+	if st.Status != loop.StatusActive {
+		how := fmt.Sprintf("resume it first: `%s`", loop.ResumeCommand(st))
 		if st.Ended() {
 			how = "start a new one: `git loop run -p PROMPT … -- AGENT…`"
 		}
 		if !st.Ended() {
-			return nil, nil, fmt.Errorf("%w: loop %s is %s (%s); %s", ErrNotActive, name, st.Status, st.Reason, how)
+			return nil, nil, fmt.Errorf("%w: loop %s is %s (%s); %s", loop.ErrNotActive, name, st.Status, st.Reason, how)
 		}
-		return nil, nil, fmt.Errorf("%w: loop %s is %s (%s); %s", ErrEnded, name, st.Status, st.Reason, how)
+		return nil, nil, fmt.Errorf("%w: loop %s is %s (%s); %s", loop.ErrEnded, name, st.Status, st.Reason, how)
 	}
-	cfg, err := s.config(name, st)
+	cfg, err := s.Config(name, st)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -191,21 +187,21 @@ func (s *Store) activeConfig(name string) (*Config, *State, error) {
 }
 
 // resumedPrompt is the first prompt of a run that picks up a loop already under way.
-func resumedPrompt(cfg *Config, st *State) string {
+func resumedPrompt(cfg *loop.Config, st *loop.State) string {
 	return fmt.Sprintf("%s\n\n---\ngit-loop: this loop is at iteration %s; the work so far is in the worktree. Carry on.\n",
-		strings.TrimSpace(cfg.Prompt), formatIteration(st.Iteration, st.MaxIterations))
+		strings.TrimSpace(cfg.Prompt), loop.FormatIteration(st.Iteration, st.MaxIterations))
 }
 
 // driver holds one run's state between iterations.
 type driver struct {
-	s      *Store
+	s      *loop.Store
 	name   string
 	opts   DriveOptions
 	rate   *callLimiter
 	status *statusLine
 }
 
-func newDriver(s *Store, name string, cfg *Config, opts DriveOptions) *driver {
+func newDriver(s *loop.Store, name string, cfg *loop.Config, opts DriveOptions) *driver {
 	if opts.Status == nil {
 		opts.Status = io.Discard
 	}
@@ -248,16 +244,16 @@ func (d *driver) interrupted(iter int) (*DriveResult, error) {
 		d.say("could not pause the loop: %v", err)
 	}
 	return &DriveResult{Name: d.name, Decision: "interrupted", Reason: reason, Iterations: iter},
-		fmt.Errorf("%w; the loop is paused: continue with `git loop resume %s`, then `git loop run %s -- AGENT…`", ErrInterrupted, d.name, d.name)
+		fmt.Errorf("%w; the loop is paused: continue with `git loop resume %s`, then `git loop run %s -- AGENT…`", loop.ErrInterrupted, d.name, d.name)
 }
 
 // ended reports a loop that stopped running without completing.
-func (d *driver) ended(st *State, reason string) (*DriveResult, error) {
+func (d *driver) ended(st *loop.State, reason string) (*DriveResult, error) {
 	if st != nil && st.Reason != "" {
 		reason = st.Reason
 	}
 	d.say("loop %s stopped: %s", d.name, reason)
-	res := &DriveResult{Name: d.name, Decision: DecidePause, Reason: reason}
+	res := &DriveResult{Name: d.name, Decision: loop.DecidePause, Reason: reason}
 	if st != nil {
 		res.Iterations, res.Decision = st.Iteration, st.Status
 	}
@@ -297,37 +293,18 @@ func runAgent(ctx context.Context, opts DriveOptions, dir, prompt string, status
 		defer passed.flush()
 		stderr = passed
 	}
-	out := NewTailBuffer(agentOutputBytes)
+	out := loop.NewTailBuffer(agentOutputBytes)
 	stopTicker := status.tick()
-	run, err := runInGroup(ctx, cmd, timeout, out, stderr)
+	run, err := loop.RunInGroup(ctx, cmd, timeout, out, stderr)
 	stopTicker()
-	res := agentRun{output: out.Text(), stopped: run.stopped, duration: run.duration, binary: !utf8.Valid(out.Bytes())}
+	res := agentRun{output: out.Text(), stopped: run.Stopped, duration: run.Duration, binary: !utf8.Valid(out.Bytes())}
 	if err != nil {
 		res.exitCode, res.startErr = -1, err
 		res.output = fmt.Sprintf("[git-loop] the agent could not be started: %v", err)
 		return res
 	}
-	res.exitCode, _ = gateExit(run.waitErr)
+	res.exitCode, _ = loop.GateExit(run.WaitErr)
 	return res
-}
-
-// PauseWith pauses an active loop for a person with reason (an interrupted run, say).
-func (s *Store) PauseWith(name, reason string) error {
-	return s.pauseWith(name, reason, fmt.Sprintf("loop %s: paused (%s)", name, firstLine(reason)))
-}
-
-// pauseWith records an active loop as paused with reason, in a state commit with subject.
-func (s *Store) pauseWith(name, reason, subject string) error {
-	_, err := s.update(name, func(_ gitstore.Hash, st *State) (*change, error) {
-		if st.Status != StatusActive {
-			return nil, nil
-		}
-		next := *st
-		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), reason
-		snap, _ := gitstore.ParseHash(st.Snapshot)
-		return &change{state: next, snapshot: snap, subject: subject, decision: DecidePause}, nil
-	})
-	return err
 }
 
 // sleepCtx waits d, or less when ctx ends (its error then).

@@ -1,4 +1,4 @@
-package loop
+package report
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // hostile is text an agent or a gate may print, which the HTML report must show as text.
@@ -49,7 +51,7 @@ func TestReportHTMLEscapes(t *testing.T) {
 	r.Reason = "reason " + hostile
 	r.Timeline[1].Message = "message " + hostile
 	r.Timeline[1].Reason = "why " + hostile
-	r.Timeline[2].Diffstat = &StepDiff{Added: 1, Changed: 1, Files: []FileStat{{Path: hostile, Added: 1}}}
+	r.Timeline[2].Diffstat = &StepDiff{Added: 1, Changed: 1, Files: []loop.FileStat{{Path: hostile, Added: 1}}}
 	r.Defects.Items[0].Summary = "summary " + hostile
 	r.Rework = append(r.Rework, ReworkEvent{Iteration: 1, Layer: "test", Reason: hostile})
 	r.ReleaseReasons = append(r.ReleaseReasons, hostile)
@@ -149,7 +151,7 @@ func TestReportHTMLRendersInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recorded, err := h.Report()
+	recorded, err := FromHistory(h)
 	if err != nil {
 		t.Fatal(err)
 	}

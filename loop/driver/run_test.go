@@ -1,4 +1,4 @@
-package loop
+package driver
 
 import (
 	"bytes"
@@ -11,6 +11,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
+
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
 func TestCallLimiterDelay(t *testing.T) {
@@ -82,10 +86,10 @@ func TestAgentCommand(t *testing.T) {
 func TestStatusLineText(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	now := t0
-	l := newStatusLine(io.Discard, true, "fix", &Config{Gates: []Gate{{Name: "a"}, {Name: "b"}}, MaxIterations: 10}, func() time.Time { return now })
+	l := newStatusLine(io.Discard, true, "fix", &loop.Config{Gates: []loop.Gate{{Name: "a"}, {Name: "b"}}, MaxIterations: 10}, func() time.Time { return now })
 	l.begin(2)
 	now = t0.Add(65 * time.Second)
-	l.end(&StopResult{Verdict: Verdict{Decision: DecideContinue}, Iteration: &Iteration{Gates: []GateResult{{Status: GatePass}, {Status: GateFail}}}})
+	l.end(&loop.StopResult{Verdict: loop.Verdict{Decision: loop.DecideContinue}, Iteration: &loop.Iteration{Gates: []loop.GateResult{{Status: loop.GatePass}, {Status: loop.GateFail}}}})
 	want := "git-loop run fix · iteration 2/10 · 1m5s (this one 1m5s) · gates passing 1/2 · last: continue"
 	if got := l.text(); got != want {
 		t.Errorf("status line\n got %q\nwant %q", got, want)
@@ -97,7 +101,7 @@ func TestStatusLineText(t *testing.T) {
 func TestStatusLineAbove(t *testing.T) {
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	var term strings.Builder
-	l := newStatusLine(&term, true, "fix", &Config{MaxIterations: 3}, func() time.Time { return now })
+	l := newStatusLine(&term, true, "fix", &loop.Config{MaxIterations: 3}, func() time.Time { return now })
 	l.begin(1) // draws the live line
 	line := "\r\x1b[2K" + l.text()
 	a := l.above(&term)
@@ -122,7 +126,7 @@ func TestStatusLineAbove(t *testing.T) {
 	}
 
 	var plain strings.Builder // no live line: written as it comes
-	p := newStatusLine(&plain, false, "fix", &Config{}, time.Now).above(&plain)
+	p := newStatusLine(&plain, false, "fix", &loop.Config{}, time.Now).above(&plain)
 	p.Write([]byte("partial"))
 	if plain.String() != "partial" {
 		t.Fatalf("without a live line got %q", plain.String())
@@ -135,7 +139,7 @@ func TestRunAgentLeftoverChild(t *testing.T) {
 	var stderr strings.Builder
 	opts := DriveOptions{Agent: []string{"sh", "-c", "sleep 30 >&2 & echo done"}, Timeout: 20 * time.Second, AgentStderr: &lockedWriter{w: &stderr}}
 	began := time.Now()
-	run := runAgent(context.Background(), opts, t.TempDir(), "prompt", newStatusLine(io.Discard, false, "x", &Config{}, time.Now))
+	run := runAgent(context.Background(), opts, t.TempDir(), "prompt", newStatusLine(io.Discard, false, "x", &loop.Config{}, time.Now))
 	if took := time.Since(began); took > 10*time.Second {
 		t.Fatalf("the agent's run took %v: a leftover child held it", took)
 	}
@@ -158,8 +162,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // TestLockRunOneAtATime: a second lock on the same loop is refused while the first is held,
 // an empty or stale lock never lets two runs in, and release frees it.
 func TestLockRunOneAtATime(t *testing.T) {
-	dir := newTestRepo(t)
-	s, err := OpenStore(dir)
+	dir := looptest.NewRepo(t)
+	s, err := loop.OpenStore(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +171,7 @@ func TestLockRunOneAtATime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lockRun(s.Repo, "x"); !errors.Is(err, ErrBusy) {
+	if _, err := lockRun(s.Repo, "x"); !errors.Is(err, loop.ErrBusy) {
 		t.Fatalf("second lock: %v, want ErrBusy", err)
 	}
 	release()
@@ -182,7 +186,7 @@ func TestLockRunOneAtATime(t *testing.T) {
 	}
 	release()
 	os.WriteFile(path, nil, 0o644) // being written by someone (or garbage): held
-	if _, err := lockRun(s.Repo, "x"); !errors.Is(err, ErrBusy) {
+	if _, err := lockRun(s.Repo, "x"); !errors.Is(err, loop.ErrBusy) {
 		t.Fatalf("an empty lock: %v, want ErrBusy", err)
 	}
 }

@@ -1,4 +1,4 @@
-package loop
+package report
 
 import (
 	"encoding/json"
@@ -9,40 +9,43 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-loop/git-loop/loop"
+
 	"github.com/git-loop/git-loop/loop/diag"
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 
 	"go.yaml.in/yaml/v3"
 )
 
 // TestReportVerdict: the release decision's rules, SHIP / MONITOR / RESEARCH, and why.
 func TestReportVerdict(t *testing.T) {
-	pass := func(gate string) LayerReport { return LayerReport{Gate: gate, Final: GatePass, Attempts: 1} }
-	done := &State{Status: StatusCompleted}
+	pass := func(gate string) LayerReport { return LayerReport{Gate: gate, Final: loop.GatePass, Attempts: 1} }
+	done := &loop.State{Status: loop.StatusCompleted}
 	tests := []struct {
 		name   string
-		st     *State
-		cfg    Config
+		st     *loop.State
+		cfg    loop.Config
 		layers []LayerReport
 		want   string
 		why    string // a substring of one reason ("" for SHIP: none)
 	}{
-		{"all gates pass", done, Config{}, []LayerReport{pass("build"), pass("test")}, Ship, ""},
-		{"paused", &State{Status: StatusPaused, Reason: "no progress"}, Config{}, []LayerReport{pass("build")}, Research, "paused: no progress"},
-		{"cancelled", &State{Status: StatusCancelled, Reason: "cancelled by user"}, Config{}, []LayerReport{pass("build")}, Research, "cancelled"},
-		{"still running", &State{Status: StatusActive, Iteration: 3}, Config{}, []LayerReport{pass("build")}, Research, "still running (iteration 3)"},
-		{"completed with a failing gate", done, Config{}, []LayerReport{pass("build"), {Gate: "test", Final: GateFail, Attempts: 2}}, Research, "gate test's last run: fail"},
-		{"completed with a timed-out gate", done, Config{}, []LayerReport{{Gate: "test", Final: GateTimeout, Attempts: 1}}, Research, "timeout"},
-		{"skipped gate", done, Config{}, []LayerReport{pass("build"), {Gate: "lint", Final: GateSkip, Attempts: 1}}, Monitor, "gate lint was skipped"},
-		{"gate never ran", done, Config{}, []LayerReport{pass("build"), {Gate: "e2e", Final: "not run"}}, Monitor, "gate e2e never ran"},
-		{"warnings", done, Config{}, []LayerReport{{Gate: "lint", Final: GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Warnings: 2}}}, Monitor, "passed with 2 warnings"},
-		{"skipped tests", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: intp(9), Skipped: intp(1)}}}, Monitor, "1 test skipped"},
-		{"clean diagnostics", done, Config{}, []LayerReport{{Gate: "test", Final: GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: intp(9), Skipped: intp(0)}}}, Ship, ""},
-		{"assumed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "fast", Verify: VerifyAssumption}}}}, []LayerReport{pass("build")}, Monitor, "criterion fast is only assumed"},
-		{"observed criterion", done, Config{Policy: Policy{Criteria: []Criterion{{Name: "docs", Verify: VerifyObservation}}}}, []LayerReport{pass("build")}, Ship, ""},
-		{"no gate", done, Config{}, nil, Monitor, "no gate checked the work"},
-		{"final tree judged", &State{Status: StatusCompleted, Tree: "aa", JudgedTree: "aa"}, Config{}, []LayerReport{pass("build")}, Ship, ""},
-		{"final tree not judged", &State{Status: StatusCompleted, Name: "x", Tree: "bb", JudgedTree: "aa"}, Config{}, []LayerReport{pass("build")}, Research, "not the tree the gates were last judged on"},
-		{"failure outranks a skip", done, Config{}, []LayerReport{{Gate: "lint", Final: GateSkip, Attempts: 1}, {Gate: "test", Final: GateBlocked, Attempts: 1}}, Research, "blocked"},
+		{"all gates pass", done, loop.Config{}, []LayerReport{pass("build"), pass("test")}, Ship, ""},
+		{"paused", &loop.State{Status: loop.StatusPaused, Reason: "no progress"}, loop.Config{}, []LayerReport{pass("build")}, Research, "paused: no progress"},
+		{"cancelled", &loop.State{Status: loop.StatusCancelled, Reason: "cancelled by user"}, loop.Config{}, []LayerReport{pass("build")}, Research, "cancelled"},
+		{"still running", &loop.State{Status: loop.StatusActive, Iteration: 3}, loop.Config{}, []LayerReport{pass("build")}, Research, "still running (iteration 3)"},
+		{"completed with a failing gate", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "test", Final: loop.GateFail, Attempts: 2}}, Research, "gate test's last run: fail"},
+		{"completed with a timed-out gate", done, loop.Config{}, []LayerReport{{Gate: "test", Final: loop.GateTimeout, Attempts: 1}}, Research, "timeout"},
+		{"skipped gate", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "lint", Final: loop.GateSkip, Attempts: 1}}, Monitor, "gate lint was skipped"},
+		{"gate never ran", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "e2e", Final: "not run"}}, Monitor, "gate e2e never ran"},
+		{"warnings", done, loop.Config{}, []LayerReport{{Gate: "lint", Final: loop.GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Warnings: 2}}}, Monitor, "passed with 2 warnings"},
+		{"skipped tests", done, loop.Config{}, []LayerReport{{Gate: "test", Final: loop.GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(9), Skipped: looptest.Intp(1)}}}, Monitor, "1 test skipped"},
+		{"clean diagnostics", done, loop.Config{}, []LayerReport{{Gate: "test", Final: loop.GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(9), Skipped: looptest.Intp(0)}}}, Ship, ""},
+		{"assumed criterion", done, loop.Config{Policy: loop.Policy{Criteria: []loop.Criterion{{Name: "fast", Verify: loop.VerifyAssumption}}}}, []LayerReport{pass("build")}, Monitor, "criterion fast is only assumed"},
+		{"observed criterion", done, loop.Config{Policy: loop.Policy{Criteria: []loop.Criterion{{Name: "docs", Verify: loop.VerifyObservation}}}}, []LayerReport{pass("build")}, Ship, ""},
+		{"no gate", done, loop.Config{}, nil, Monitor, "no gate checked the work"},
+		{"final tree judged", &loop.State{Status: loop.StatusCompleted, Tree: "aa", JudgedTree: "aa"}, loop.Config{}, []LayerReport{pass("build")}, Ship, ""},
+		{"final tree not judged", &loop.State{Status: loop.StatusCompleted, Name: "x", Tree: "bb", JudgedTree: "aa"}, loop.Config{}, []LayerReport{pass("build")}, Research, "not the tree the gates were last judged on"},
+		{"failure outranks a skip", done, loop.Config{}, []LayerReport{{Gate: "lint", Final: loop.GateSkip, Attempts: 1}, {Gate: "test", Final: loop.GateBlocked, Attempts: 1}}, Research, "blocked"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,27 +63,27 @@ func TestReportVerdict(t *testing.T) {
 // TestReportDefects follows defects through iterations: found, seen again, fixed by a pass,
 // reopened, and never fixed by a skip.
 func TestReportDefects(t *testing.T) {
-	fail := func(fp string) GateResult {
-		return GateResult{Name: "test", Layer: 2, Status: GateFail, Fingerprint: fp, Tail: "ok a\n--- FAIL: Test" + fp + "\nFAIL"}
+	fail := func(fp string) loop.GateResult {
+		return loop.GateResult{Name: "test", Layer: 2, Status: loop.GateFail, Fingerprint: fp, Tail: "ok a\n--- FAIL: Test" + fp + "\nFAIL"}
 	}
-	pass := GateResult{Name: "test", Layer: 2, Status: GatePass}
-	skip := GateResult{Name: "test", Layer: 2, Status: GateSkip}
+	pass := loop.GateResult{Name: "test", Layer: 2, Status: loop.GatePass}
+	skip := loop.GateResult{Name: "test", Layer: 2, Status: loop.GateSkip}
 	tests := []struct {
 		name string
-		runs []GateResult // iteration i+1
+		runs []loop.GateResult // iteration i+1
 		want []Defect
 	}{
-		{"found then fixed", []GateResult{fail("A"), pass},
+		{"found then fixed", []loop.GateResult{fail("A"), pass},
 			[]Defect{{FirstSeen: 1, LastSeen: 1, Occurrences: 1, FixedAt: 2}}},
-		{"seen twice, open", []GateResult{fail("A"), fail("A")},
+		{"seen twice, open", []loop.GateResult{fail("A"), fail("A")},
 			[]Defect{{FirstSeen: 1, LastSeen: 2, Occurrences: 2}}},
-		{"a skip fixes nothing", []GateResult{fail("A"), skip},
+		{"a skip fixes nothing", []loop.GateResult{fail("A"), skip},
 			[]Defect{{FirstSeen: 1, LastSeen: 1, Occurrences: 1}}},
-		{"two defects, one pass fixes both", []GateResult{fail("A"), fail("B"), pass},
+		{"two defects, one pass fixes both", []loop.GateResult{fail("A"), fail("B"), pass},
 			[]Defect{{FirstSeen: 1, LastSeen: 1, Occurrences: 1, FixedAt: 3}, {FirstSeen: 2, LastSeen: 2, Occurrences: 1, FixedAt: 3}}},
-		{"reopened", []GateResult{fail("A"), pass, fail("A")},
+		{"reopened", []loop.GateResult{fail("A"), pass, fail("A")},
 			[]Defect{{FirstSeen: 1, LastSeen: 3, Occurrences: 2, Reopened: 1}}},
-		{"reopened and fixed again", []GateResult{fail("A"), pass, fail("A"), pass},
+		{"reopened and fixed again", []loop.GateResult{fail("A"), pass, fail("A"), pass},
 			[]Defect{{FirstSeen: 1, LastSeen: 3, Occurrences: 2, Reopened: 1, FixedAt: 4}}},
 	}
 	for _, tt := range tests {
@@ -150,12 +153,12 @@ func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "") == s }
 
 // reportLoop runs loop g to completion through the hook path: a false claim (the gate
 // fails), then the fix.
-func reportLoop(t *testing.T) (*Store, string) {
+func reportLoop(t *testing.T) (*loop.Store, string) {
 	t.Helper()
-	s, dir := startGated(t, "")
-	stop(t, s, StopInput{Message: "done <script>alert(1)</script>\n<promise>DONE</promise>"})
+	s, dir := startReported(t, "")
+	stopReported(t, s, loop.StopInput{Message: "done <script>alert(1)</script>\n<promise>DONE</promise>"})
 	os.WriteFile(filepath.Join(dir, "fixed.txt"), []byte("one\ntwo\n"), 0o666)
-	stop(t, s, StopInput{Message: "<promise>DONE</promise>"})
+	stopReported(t, s, loop.StopInput{Message: "<promise>DONE</promise>"})
 	return s, dir
 }
 
@@ -167,22 +170,22 @@ func TestReportFromHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.Report()
+	r, err := FromHistory(h)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Release != Ship || len(r.Timeline) != 3 || len(r.Layers) != 1 || len(r.Layers[0].Runs) != 2 {
 		t.Fatalf("report: %s, %d steps, layers %+v", r.Release, len(r.Timeline), r.Layers)
 	}
-	if runs := r.Layers[0].Runs; runs[0].Status != GateFail || runs[0].Iteration != 1 || runs[1].Status != GatePass {
+	if runs := r.Layers[0].Runs; runs[0].Status != loop.GateFail || runs[0].Iteration != 1 || runs[1].Status != loop.GatePass {
 		t.Errorf("runs = %+v", runs)
 	}
 	if d := r.Defects.Items; len(d) != 1 || d[0].Summary != "fixed.txt is missing" || d[0].FixedAt != 2 {
 		t.Errorf("defects = %+v", d)
 	}
 	// git itself counts the second iteration's change.
-	snap1, snap2 := gitOut(t, dir, "rev-parse", "refs/loop/g~1^2"), gitOut(t, dir, "rev-parse", "refs/loop/g^2")
-	numstat := gitOut(t, dir, "diff", "--numstat", strings.TrimSpace(snap1), strings.TrimSpace(snap2))
+	snap1, snap2 := looptest.GitOut(t, dir, "rev-parse", "refs/loop/g~1^2"), looptest.GitOut(t, dir, "rev-parse", "refs/loop/g^2")
+	numstat := looptest.GitOut(t, dir, "diff", "--numstat", strings.TrimSpace(snap1), strings.TrimSpace(snap2))
 	d := r.Timeline[2].Diffstat
 	if d == nil || d.Changed != 1 || strings.TrimSpace(numstat) != "2\t0\tfixed.txt" || d.Files[0].Path != "fixed.txt" || d.Added != 2 || d.Deleted != 0 {
 		t.Errorf("iteration 2 diffstat %+v, git says %q", d, numstat)
@@ -202,7 +205,7 @@ func TestReportJSONIsYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.Report()
+	r, err := FromHistory(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,20 +247,20 @@ func normalize(t *testing.T, v any) any {
 
 // longReport is a report of n iterations that alternate between failing and passing.
 func longReport(n int) Report {
-	cfg := &Config{Prompt: "p", Gates: []Gate{{Name: "build"}, {Name: "test"}, {Name: "lint"}}}
+	cfg := &loop.Config{Prompt: "p", Gates: []loop.Gate{{Name: "build"}, {Name: "test"}, {Name: "lint"}}}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	st := &State{Name: "long", Status: StatusPaused, Reason: "iteration limit", Iteration: n, MaxIterations: n, StartedAt: start, UpdatedAt: start.Add(time.Duration(n) * time.Minute)}
-	iters := []Iteration{{Number: 0, Kind: "start", At: start}}
+	st := &loop.State{Name: "long", Status: loop.StatusPaused, Reason: "iteration limit", Iteration: n, MaxIterations: n, StartedAt: start, UpdatedAt: start.Add(time.Duration(n) * time.Minute)}
+	iters := []loop.Iteration{{Number: 0, Kind: "start", At: start}}
 	for i := 1; i <= n; i++ {
-		status, layer := GatePass, ""
+		status, layer := loop.GatePass, ""
 		if i%3 != 0 {
-			status, layer = GateFail, "test"
+			status, layer = loop.GateFail, "test"
 		}
 		cov := float64(i%100) + 0.5
-		iters = append(iters, Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: DecideContinue, Layer: layer, Duration: time.Second,
-			Gates: []GateResult{{Name: "build", Layer: 1, Status: GatePass},
-				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &diag.Diagnostics{Passed: intp(i), Failed: intp(i % 3), Coverage: &cov}},
-				{Name: "lint", Layer: 3, Status: GateSkip}}})
+		iters = append(iters, loop.Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: loop.DecideContinue, Layer: layer, Duration: time.Second,
+			Gates: []loop.GateResult{{Name: "build", Layer: 1, Status: loop.GatePass},
+				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(i), Failed: looptest.Intp(i % 3), Coverage: &cov}},
+				{Name: "lint", Layer: 3, Status: loop.GateSkip}}})
 	}
 	return BuildReport(cfg, st, iters)
 }
@@ -298,7 +301,7 @@ func TestReportMarkdownSections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := h.Report()
+	r, err := FromHistory(h)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,11 @@
-package loop
+package report
 
 import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/diag"
 )
@@ -17,8 +19,8 @@ const (
 
 // mdCells are the matrix's cells in Markdown, one per gate status ("" for not run).
 var mdCells = map[string]string{
-	GatePass: "✓", GateFail: "✗ fail", GateBlocked: "! blocked", GateSkip: "– skip",
-	GateTimeout: "⏱ timeout", GateError: "E error", "": "·",
+	loop.GatePass: "✓", loop.GateFail: "✗ fail", loop.GateBlocked: "! blocked", loop.GateSkip: "– skip",
+	loop.GateTimeout: "⏱ timeout", loop.GateError: "E error", "": "·",
 }
 
 // summaryBox is the table at the top of report.md.
@@ -26,7 +28,7 @@ func (r Report) summaryBox(b *strings.Builder) {
 	e := r.Execution
 	passing := 0
 	for _, l := range r.Layers {
-		if l.Final == GatePass {
+		if l.Final == loop.GatePass {
 			passing++
 		}
 	}
@@ -68,7 +70,7 @@ func (r Report) matrixRows() []mdRow {
 				cells[i] = s.Gates[l.Gate]
 			}
 		}
-		row := mdRow{first: s.Iteration, last: s.Iteration, decision: orDefaultString(s.Decision, s.Kind), cells: strings.Join(cells, " | ")}
+		row := mdRow{first: s.Iteration, last: s.Iteration, decision: loop.OrDefaultString(s.Decision, s.Kind), cells: strings.Join(cells, " | ")}
 		if d := s.Diffstat; d != nil {
 			row.added, row.deleted, row.files = d.Added, d.Deleted, d.Changed
 		}
@@ -109,7 +111,7 @@ func (r Report) mdMatrix(b *strings.Builder) {
 		}
 		changes := "·"
 		if hasDiff && row.files > 0 {
-			changes = fmt.Sprintf("%s, +%d −%d", filesText(row.files), row.added, row.deleted)
+			changes = fmt.Sprintf("%s, +%d −%d", loop.FilesText(row.files), row.added, row.deleted)
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", iter, row.decision, row.cells, changes)
 	}
@@ -130,7 +132,7 @@ func (r Report) mdRework(b *strings.Builder) {
 			}
 			continue
 		}
-		fmt.Fprintf(b, "- iteration %d: back to %s (%s)\n", e.Iteration, mdCell(e.Layer), mdCell(firstLine(e.Reason)))
+		fmt.Fprintf(b, "- iteration %d: back to %s (%s)\n", e.Iteration, mdCell(e.Layer), mdCell(loop.FirstLine(e.Reason)))
 	}
 	b.WriteString("\n")
 }

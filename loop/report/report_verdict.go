@@ -1,7 +1,9 @@
-package loop
+package report
 
 import (
 	"fmt"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/diag"
 )
@@ -14,20 +16,20 @@ import (
 //     with warnings or skipped tests, the loop has no gate at all, or a criterion is only
 //     assumed;
 //   - SHIP: it completed, every gate's last run passed cleanly and nothing is assumed.
-func verdict(cfg *Config, st *State, layers []LayerReport) (string, []string) {
-	if st.Status != StatusCompleted {
+func verdict(cfg *loop.Config, st *loop.State, layers []LayerReport) (string, []string) {
+	if st.Status != loop.StatusCompleted {
 		return Research, []string{notCompleted(st)}
 	}
 	var research, monitor []string
 	if len(layers) > 0 && st.JudgedTree != "" && st.Tree != st.JudgedTree {
 		research = append(research, fmt.Sprintf("the final snapshot (tree %s) is not the tree the gates were last judged on (%s): run `git loop check %s` on it",
-			short(st.Tree), short(st.JudgedTree), st.Name))
+			loop.Short(st.Tree), loop.Short(st.JudgedTree), st.Name))
 	}
 	for _, l := range layers {
 		switch {
-		case l.Final == GatePass:
+		case l.Final == loop.GatePass:
 			monitor = append(monitor, passWarnings(l)...)
-		case l.Final == GateSkip:
+		case l.Final == loop.GateSkip:
 			monitor = append(monitor, fmt.Sprintf("gate %s was skipped in its last run", l.Gate))
 		case l.Attempts == 0:
 			monitor = append(monitor, fmt.Sprintf("gate %s never ran", l.Gate))
@@ -42,7 +44,7 @@ func verdict(cfg *Config, st *State, layers []LayerReport) (string, []string) {
 		monitor = append(monitor, "no gate checked the work: it rests on the agent's word")
 	}
 	for _, c := range cfg.Criteria {
-		if c.Verify == VerifyAssumption {
+		if c.Verify == loop.VerifyAssumption {
 			monitor = append(monitor, fmt.Sprintf("criterion %s is only assumed", c.Name))
 		}
 	}
@@ -53,14 +55,14 @@ func verdict(cfg *Config, st *State, layers []LayerReport) (string, []string) {
 }
 
 // notCompleted says where a loop that did not complete stands.
-func notCompleted(st *State) string {
+func notCompleted(st *loop.State) string {
 	switch st.Status {
-	case StatusActive:
+	case loop.StatusActive:
 		return fmt.Sprintf("the loop is still running (iteration %d)", st.Iteration)
-	case StatusPaused:
-		return "the loop is paused: " + orDefaultString(firstLine(st.Reason), "no reason recorded")
-	case StatusCancelled:
-		return "the loop was cancelled: " + orDefaultString(firstLine(st.Reason), "no reason recorded")
+	case loop.StatusPaused:
+		return "the loop is paused: " + loop.OrDefaultString(loop.FirstLine(st.Reason), "no reason recorded")
+	case loop.StatusCancelled:
+		return "the loop was cancelled: " + loop.OrDefaultString(loop.FirstLine(st.Reason), "no reason recorded")
 	}
 	return "the loop did not complete (" + st.Status + ")"
 }

@@ -1,4 +1,4 @@
-package loop
+package report
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/diag"
 
@@ -89,7 +91,7 @@ func (r Report) htmlSummary() []keyValue {
 	e := r.Execution
 	passing, found, fixed := 0, len(r.Defects.Items), 0
 	for _, l := range r.Layers {
-		if l.Final == GatePass {
+		if l.Final == loop.GatePass {
 			passing++
 		}
 	}
@@ -106,14 +108,14 @@ func (r Report) htmlSummary() []keyValue {
 		{"gates passing", fmt.Sprintf("%d of %d", passing, len(r.Layers))},
 		{"defects", fmt.Sprintf("%d found, %d fixed", found, fixed)},
 		{"rework", diag.CountNoun(len(r.Rework), "time")},
-		{"shape", orDefaultString(r.Shape, ShapeTool)},
+		{"shape", loop.OrDefaultString(r.Shape, loop.ShapeTool)},
 	}
 }
 
 // htmlStepOf is one row of the iterations table.
 func htmlStepOf(r Report, s Step) htmlStep {
-	h := htmlStep{Iteration: s.Iteration, At: s.At.UTC().Format("2006-01-02 15:04:05"), Decision: orDefaultString(s.Decision, s.Kind),
-		Elapsed: formatDuration(time.Duration(s.ElapsedMS) * time.Millisecond), Reason: s.Reason, Message: s.Message}
+	h := htmlStep{Iteration: s.Iteration, At: s.At.UTC().Format("2006-01-02 15:04:05"), Decision: loop.OrDefaultString(s.Decision, s.Kind),
+		Elapsed: loop.FormatDuration(time.Duration(s.ElapsedMS) * time.Millisecond), Reason: s.Reason, Message: s.Message}
 	var gates []string
 	for _, l := range r.Layers {
 		if st, ok := s.Gates[l.Gate]; ok {
@@ -129,7 +131,7 @@ func htmlStepOf(r Report, s Step) htmlStep {
 	sort.Strings(others)
 	h.Gates = strings.Join(append(gates, others...), ", ")
 	if d := s.Diffstat; d != nil && d.Changed > 0 {
-		h.Diff, h.Files = d, filesText(d.Changed)
+		h.Diff, h.Files = d, loop.FilesText(d.Changed)
 	}
 	return h
 }

@@ -1,4 +1,4 @@
-package loop
+package report
 
 import (
 	"encoding/json"

@@ -1,10 +1,12 @@
-package loop
+package report
 
 import (
 	"fmt"
 	"math"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // svgRect, svgText, svgLine and svgSeries are the shapes the report's inline SVG is drawn
@@ -112,13 +114,13 @@ func (g grid) ticks(y float64) []svgText {
 // decisionClass colours the matrix's decision row.
 func decisionClass(s Step) string {
 	switch s.Decision {
-	case DecideComplete:
+	case loop.DecideComplete:
 		return "d-complete"
-	case DecidePause:
+	case loop.DecidePause:
 		return "d-pause"
-	case DecideCancelled:
+	case loop.DecideCancelled:
 		return "d-cancelled"
-	case DecideContinue:
+	case loop.DecideContinue:
 		return "d-continue"
 	}
 	return "d-other"
@@ -127,7 +129,7 @@ func decisionClass(s Step) string {
 // gateClass colours a matrix cell by gate status ("" when the gate did not run).
 func gateClass(status string) string {
 	switch status {
-	case GatePass, GateFail, GateBlocked, GateSkip, GateTimeout, GateError:
+	case loop.GatePass, loop.GateFail, loop.GateBlocked, loop.GateSkip, loop.GateTimeout, loop.GateError:
 		return "g-" + status
 	}
 	return "g-none"
@@ -147,17 +149,17 @@ func matrixFigure(r Report, g grid) svgFigure {
 	}
 	label(0, "decision")
 	for li, l := range r.Layers {
-		label(li+1, clip(l.Gate, 24))
+		label(li+1, loop.Clip(l.Gate, 24))
 	}
 	for i, s := range g.steps {
 		x := g.x(i)
-		d := orDefaultString(s.Decision, s.Kind)
+		d := loop.OrDefaultString(s.Decision, s.Kind)
 		f.Rects = append(f.Rects, svgRect{X: px(x), Y: px(top), W: px(g.cell - gap), H: px(rowHeight - 2), Class: decisionClass(s),
 			Title: fmt.Sprintf("iteration %d: %s", s.Iteration, d)})
 		for li, l := range r.Layers {
 			st := s.Gates[l.Gate]
 			f.Rects = append(f.Rects, svgRect{X: px(x), Y: px(top + float64(li+1)*rowHeight), W: px(g.cell - gap), H: px(rowHeight - 2),
-				Class: gateClass(st), Title: fmt.Sprintf("iteration %d · %s: %s", s.Iteration, l.Gate, orDefaultString(st, "not run"))})
+				Class: gateClass(st), Title: fmt.Sprintf("iteration %d · %s: %s", s.Iteration, l.Gate, loop.OrDefaultString(st, "not run"))})
 		}
 	}
 	bottom := top + float64(rows)*rowHeight
@@ -189,7 +191,7 @@ func timelineFigure(g grid) svgFigure {
 		}
 		hasCover = hasCover || s.Coverage != nil
 	}
-	dur := panel{top: 6, max: math.Max(maxMS, 1), name: "time", scale: "max " + formatDuration(time.Duration(maxMS)*time.Millisecond)}
+	dur := panel{top: 6, max: math.Max(maxMS, 1), name: "time", scale: "max " + loop.FormatDuration(time.Duration(maxMS)*time.Millisecond)}
 	tests := panel{top: dur.top + panelHeight + panelGap, max: math.Max(maxTests, 1), name: "tests", scale: fmt.Sprintf("max %d", int(maxTests))}
 	cover := panel{top: tests.top + panelHeight + panelGap, max: 100, name: "coverage", scale: "0–100%"}
 	for _, p := range []panel{dur, tests, cover} {
@@ -197,8 +199,8 @@ func timelineFigure(g grid) svgFigure {
 	}
 	for i, s := range g.steps {
 		x, w := g.x(i)+g.cell*0.15, math.Max(g.cell*0.7, 1)
-		f.bar(x, w, dur, float64(s.ElapsedMS), "bar-elapsed", fmt.Sprintf("iteration %d: %s since the iteration before", s.Iteration, formatDuration(time.Duration(s.ElapsedMS)*time.Millisecond)))
-		f.bar(x, w, dur, float64(s.GatesMS), "bar-gates", fmt.Sprintf("iteration %d: checks took %s", s.Iteration, formatDuration(time.Duration(s.GatesMS)*time.Millisecond)))
+		f.bar(x, w, dur, float64(s.ElapsedMS), "bar-elapsed", fmt.Sprintf("iteration %d: %s since the iteration before", s.Iteration, loop.FormatDuration(time.Duration(s.ElapsedMS)*time.Millisecond)))
+		f.bar(x, w, dur, float64(s.GatesMS), "bar-gates", fmt.Sprintf("iteration %d: checks took %s", s.Iteration, loop.FormatDuration(time.Duration(s.GatesMS)*time.Millisecond)))
 	}
 	f.Series = append(f.Series,
 		g.series(tests, "line-passed", "tests passing", func(s Step) *float64 { return intValue(s.TestsPassed) }),

@@ -1,4 +1,4 @@
-package loop
+package driver
 
 import (
 	"context"
@@ -8,6 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/report"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -45,20 +49,21 @@ func Demo(ctx context.Context, w io.Writer) error {
 	if err := demoRepo(dir); err != nil {
 		return err
 	}
-	s, err := OpenStore(dir)
+	s, err := loop.OpenStore(dir)
 	if err != nil {
 		return err
 	}
+	s.ReportFiles = report.Files
 	max := 5
-	st, err := s.Start(StartOptions{Name: "demo", Session: "demo-agent", Flags: Settings{
+	st, err := s.Start(loop.StartOptions{Name: "demo", Session: "demo-agent", Flags: loop.Settings{
 		Prompt: "Make Add in calc.go return a+b, with a test that proves it. Only change calc.go and calc_test.go; keep Add's signature.", Promises: []string{demoPromise},
-		Gates: []Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
-		Shape: ShapeTool, // a scripted agent: nobody to answer a colleague's checkpoints
+		Gates: []loop.Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
+		Shape: loop.ShapeTool, // a scripted agent: nobody to answer a colleague's checkpoints
 	}})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "== git loop start demo: gates vet, test; promise %q; snapshot %s\n", demoPromise, short(st.Snapshot))
+	fmt.Fprintf(w, "== git loop start demo: gates vet, test; promise %q; snapshot %s\n", demoPromise, loop.Short(st.Snapshot))
 	if _, cfg, err := s.Status("demo"); err == nil && cfg.Spec != nil {
 		fmt.Fprintf(w, "== its spec scores %s (`git loop score` explains)\n", cfg.Spec.Summary())
 	}
@@ -67,12 +72,12 @@ func Demo(ctx context.Context, w io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(w, "\n== agent turn %d: %s, and stops saying:\n%s\n", i+1, turn.does, indent(turn.message))
-		res, err := s.Stop(ctx, "demo", StopInput{Session: "demo-agent", Message: turn.message, MessageKnown: true, Kind: "stop"})
+		res, err := s.Stop(ctx, "demo", loop.StopInput{Session: "demo-agent", Message: turn.message, MessageKnown: true, Kind: "stop"})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "== stop hook: %s (%s)\n", res.Verdict.Decision, res.Verdict.Reason)
-		if res.Verdict.Decision == DecideContinue {
+		if res.Verdict.Decision == loop.DecideContinue {
 			fmt.Fprintf(w, "   sent back with:\n%s", indent(res.Verdict.ForAgent))
 		}
 		if res.State.Ended() {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-loop/git-loop/loop/importer"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -35,19 +37,19 @@ func importCommand(out io.Writer) *cli.Command {
 				return err
 			}
 			return withStore(func(s *loop.Store) error {
-				res, err := s.Import(opts)
+				res, err := importer.Import(s, opts)
 				if err != nil {
 					return err
 				}
-				return loop.PrintImport(out, res, c.Bool("json"))
+				return importer.PrintImport(out, res, c.Bool("json"))
 			})
 		},
 	}
 }
 
 // parseImport turns import's arguments and flags into loop.ImportOptions.
-func parseImport(c *cli.Context) (loop.ImportOptions, error) {
-	var opts loop.ImportOptions
+func parseImport(c *cli.Context) (importer.ImportOptions, error) {
+	var opts importer.ImportOptions
 	switch {
 	case c.NArg() == 0 || c.Args().First() == "":
 		return opts, usageError{msg: "import needs the state file, e.g. `git loop import .claude/ralph-loop.local.md`"}

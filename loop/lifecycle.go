@@ -25,7 +25,7 @@ type StartOptions struct {
 // even when the worktree is busy. The worktree's start lock is held throughout, so two
 // starts in one worktree cannot both pass the one-loop-per-worktree check.
 func (s *Store) Start(opts StartOptions) (*State, error) {
-	cfg, err := s.startConfig(opts)
+	cfg, err := s.StartConfig(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +49,9 @@ func (s *Store) Start(opts StartOptions) (*State, error) {
 	return s.create(name, opts.Session, cfg)
 }
 
-// startConfig validates a new loop's name (when given) and its settings: git config, then
+// StartConfig validates a new loop's name (when given) and its settings: git config, then
 // .gitloop, then the flags.
-func (s *Store) startConfig(opts StartOptions) (Config, error) {
+func (s *Store) StartConfig(opts StartOptions) (Config, error) {
 	if opts.Name != "" {
 		if err := CheckName(opts.Name); err != nil {
 			return Config{}, err

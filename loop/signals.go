@@ -81,9 +81,9 @@ func ParseSignals(msg string, promises, markers []string) Signals {
 func promiseAt(text string, tags [][2]int, promises []string) string {
 	said := ""
 	for _, t := range tags {
-		phrase := normalizeSpace(text[t[0]:t[1]])
+		phrase := NormalizeSpace(text[t[0]:t[1]])
 		for _, p := range promises {
-			if phrase != "" && phrase == normalizeSpace(p) {
+			if phrase != "" && phrase == NormalizeSpace(p) {
 				said = p
 			}
 		}
@@ -249,7 +249,7 @@ func closingRun(b []byte, from, n int) int {
 	return -1
 }
 
-func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+func NormalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func parseStatusBlock(body string) *StatusBlock {
 	b := &StatusBlock{Fields: map[string]string{}}

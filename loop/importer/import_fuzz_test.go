@@ -1,8 +1,10 @@
-package loop
+package importer
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // FuzzParseImport: no input panics any parser; an accepted file yields a non-empty task and
@@ -38,7 +40,7 @@ func FuzzParseImport(f *testing.F) {
 			t.Fatalf("a limit of %d carried over", *s.MaxIterations)
 		}
 		for _, c := range s.Policy.Criteria {
-			if strings.TrimSpace(c.Name) == "" || c.Verify != VerifyObservation {
+			if strings.TrimSpace(c.Name) == "" || c.Verify != loop.VerifyObservation {
 				t.Fatalf("bad criterion %+v", c)
 			}
 		}

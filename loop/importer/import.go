@@ -1,4 +1,4 @@
-package loop
+package importer
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // ErrImport marks a state file that `git loop import` cannot read: unknown format, bad YAML
@@ -22,7 +24,7 @@ func (e *importErr) Error() string {
 }
 
 // Is makes errors.Is find ErrImport and ErrConfig.
-func (e *importErr) Is(target error) bool { return target == ErrImport || target == ErrConfig }
+func (e *importErr) Is(target error) bool { return target == ErrImport || target == loop.ErrConfig }
 
 // Import formats, named by the tool that writes the state file.
 const (
@@ -55,7 +57,7 @@ type Imported struct {
 	Session     string              `json:"session,omitempty"`
 	Iteration   int                 `json:"iteration"` // reached in the old loop; the new one counts from 0
 	Criteria    []ImportedCriterion `json:"criteria,omitempty"`
-	Limits      Limits              `json:"limits"`
+	Limits      loop.Limits         `json:"limits"`
 	MaxDuration string              `json:"max_duration,omitempty"`
 	NotCarried  []string            `json:"not_carried"`
 }
@@ -69,13 +71,13 @@ type ImportedCriterion struct {
 
 // Settings turns what was imported into start settings. Criteria become observation
 // criteria: the agent reports them in its status block, as the old tools had it update them.
-func (im *Imported) Settings() Settings {
-	s := Settings{Prompt: im.Prompt, Promises: im.Promises, MaxIterations: im.MaxIterations}
+func (im *Imported) Settings() loop.Settings {
+	s := loop.Settings{Prompt: im.Prompt, Promises: im.Promises, MaxIterations: im.MaxIterations}
 	s.Policy.Markers = im.Markers
 	s.Policy.Limits = im.Limits
 	s.Policy.MaxDuration = im.MaxDuration
 	for _, c := range im.Criteria {
-		s.Policy.Criteria = append(s.Policy.Criteria, Criterion{Name: c.Name, Verify: VerifyObservation})
+		s.Policy.Criteria = append(s.Policy.Criteria, loop.Criterion{Name: c.Name, Verify: loop.VerifyObservation})
 	}
 	return s
 }
@@ -91,7 +93,7 @@ type ImportOptions struct {
 	File   string
 	Format string
 	DryRun bool
-	StartOptions
+	loop.StartOptions
 	// DefaultSession binds the loop when neither StartOptions.Session (--session) nor the
 	// file names a session: $CLAUDE_CODE_SESSION_ID, for instance.
 	DefaultSession string
@@ -100,17 +102,17 @@ type ImportOptions struct {
 // ImportResult is what Import did: the mapping, the resolved configuration, and the new
 // loop's state (nil on a dry run).
 type ImportResult struct {
-	Imported *Imported `json:"imported"`
-	Config   Config    `json:"config"`
-	Session  string    `json:"session,omitempty"` // the agent session the loop is bound to
-	State    *State    `json:"state,omitempty"`
-	DryRun   bool      `json:"dry_run"`
+	Imported *Imported   `json:"imported"`
+	Config   loop.Config `json:"config"`
+	Session  string      `json:"session,omitempty"` // the agent session the loop is bound to
+	State    *loop.State `json:"state,omitempty"`
+	DryRun   bool        `json:"dry_run"`
 }
 
 // Import starts a loop equivalent to the one recorded in another tool's state file, through
 // Start (so configuration, flags and one-loop-per-worktree rules are the same). Precedence:
 // git config, then .gitloop, then the file, then the flags. The file is only read.
-func (s *Store) Import(opts ImportOptions) (*ImportResult, error) {
+func Import(s *loop.Store, opts ImportOptions) (*ImportResult, error) {
 	data, err := readImportFile(opts.File)
 	if err != nil {
 		return nil, err
@@ -128,7 +130,7 @@ func (s *Store) Import(opts ImportOptions) (*ImportResult, error) {
 			start.Session = session
 		}
 	}
-	cfg, err := s.startConfig(start)
+	cfg, err := s.StartConfig(start)
 	if err != nil {
 		return nil, fmt.Errorf("import %s: %w", opts.File, err)
 	}

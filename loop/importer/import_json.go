@@ -1,9 +1,11 @@
-package loop
+package importer
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // parseSafeRust reads .safe-rust/loop-state.json as the safe-rust plugin documents it
@@ -213,7 +215,7 @@ func loopStateBreaker(f *fields, im *Imported) error {
 	return nil
 }
 
-func breakerTarget(l *Limits, key string) *int {
+func breakerTarget(l *loop.Limits, key string) *int {
 	switch {
 	case strings.Contains(key, "stuck"):
 		return &l.Stuck

@@ -1,12 +1,15 @@
-package loop
+package importer
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
@@ -79,6 +82,27 @@ Added decorators.
 
 func intp(n int) *int { return looptest.Intp(n) }
 
+// openImportStore opens the store of the repository in dir.
+func openImportStore(t *testing.T, dir string) *loop.Store {
+	t.Helper()
+	s, err := loop.OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// stopImported is a stop of loop g whose message is known.
+func stopImported(t *testing.T, s *loop.Store, in loop.StopInput) *loop.StopResult {
+	t.Helper()
+	in.MessageKnown = true
+	r, err := s.Stop(context.Background(), "g", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestParseImportFormats: what each format carries over and lists as not carried over.
 func TestParseImportFormats(t *testing.T) {
 	tests := []struct {
@@ -95,10 +119,10 @@ func TestParseImportFormats(t *testing.T) {
 			nil, []string{"2 iteration notes", "anywhere in a reply", "iteration_count: 3", "started_at", "last_updated"}},
 		{".safe-rust/loop-state.json", safeRustFixture,
 			Imported{Format: FormatSafeRust, Prompt: "Continue the safe-rust verification loop", PromptDerived: true, Promises: []string{"ALL_GATES_PASS"}, MaxIterations: intp(10), Iteration: 3,
-				Limits: Limits{Rework: 3}, MaxDuration: "60m"},
+				Limits: loop.Limits{Rework: 3}, MaxDuration: "60m"},
 			nil, []string{"safety_limits.max_iterations: \"12\" (max_iterations 10 wins)", "safety_limits.escalation_on_limit", `gates_passed: "1, 2, 3, 4"`, "slash commands", "rework_count: 1", "iteration: 3", "started"}},
 		{".loop/state.json", loopStateFixture,
-			Imported{Format: FormatLoopState, Prompt: "Add validation to the auth module", Markers: []string{"<loop-complete>"}, Iteration: 2, Limits: Limits{Stuck: 4}},
+			Imported{Format: FormatLoopState, Prompt: "Add validation to the auth module", Markers: []string{"<loop-complete>"}, Iteration: 2, Limits: loop.Limits{Stuck: 4}},
 			[]string{"test passes", "no lint errors"},
 			[]string{`criterion "test passes" was met`, "circuitBreaker.stuckCount: \"1\"", "steps:", "completedSteps:", "remainingSteps:", "iteration: 2", `budget: "25"`}},
 		{".moai/cache/.moai_loop_state.json", moaiFixture,
@@ -228,7 +252,7 @@ func TestParseImportMalformed(t *testing.T) {
 				t.Fatal("accepted")
 			}
 			msg := err.Error()
-			if !errors.Is(err, ErrImport) || !errors.Is(err, ErrConfig) || !strings.Contains(msg, tt.path) ||
+			if !errors.Is(err, ErrImport) || !errors.Is(err, loop.ErrConfig) || !strings.Contains(msg, tt.path) ||
 				!strings.Contains(msg, tt.want) || strings.Contains(msg, "\n") || !strings.Contains(msg, "; ") {
 				t.Errorf("error %q: want one line with %q, the file and a fix, ErrImport and ErrConfig", msg, tt.want)
 			}
@@ -239,29 +263,29 @@ func TestParseImportMalformed(t *testing.T) {
 // TestImportStartsThroughStart: an import starts a real loop with the file's settings,
 // flags win, the file is untouched, and a refused import writes no ref.
 func TestImportStartsThroughStart(t *testing.T) {
-	dir := newTestRepo(t)
-	s := openStoreAt(t, dir)
+	dir := looptest.NewRepo(t)
+	s := openImportStore(t, dir)
 	path := filepath.Join(dir, ".claude", "ralph-loop.local.md")
 	os.MkdirAll(filepath.Dir(path), 0o777)
 	os.WriteFile(path, []byte(ralphFixture), 0o666)
 	before, _ := os.ReadFile(path)
 
 	// No way to complete after overriding: refused, nothing written.
-	if _, err := s.Import(ImportOptions{File: path, Format: "nonsense"}); !errors.Is(err, ErrImport) {
+	if _, err := Import(s, ImportOptions{File: path, Format: "nonsense"}); !errors.Is(err, ErrImport) {
 		t.Fatalf("bad format: %v", err)
 	}
-	if refs := gitOut(t, dir, "for-each-ref", "refs/loop"); refs != "" {
+	if refs := looptest.GitOut(t, dir, "for-each-ref", "refs/loop"); refs != "" {
 		t.Fatalf("a refused import wrote refs: %s", refs)
 	}
-	res, err := s.Import(ImportOptions{File: path, DryRun: true})
+	res, err := Import(s, ImportOptions{File: path, DryRun: true})
 	if err != nil || res.State != nil || res.Config.MaxIterations != 20 {
 		t.Fatalf("dry run: %+v, %v", res, err)
 	}
-	if refs := gitOut(t, dir, "for-each-ref", "refs/loop"); refs != "" {
+	if refs := looptest.GitOut(t, dir, "for-each-ref", "refs/loop"); refs != "" {
 		t.Fatalf("a dry run wrote refs: %s", refs)
 	}
 	n := 7
-	res, err = s.Import(ImportOptions{File: path, StartOptions: StartOptions{Name: "imp", Flags: Settings{MaxIterations: &n}}})
+	res, err = Import(s, ImportOptions{File: path, StartOptions: loop.StartOptions{Name: "imp", Flags: loop.Settings{MaxIterations: &n}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +300,7 @@ func TestImportStartsThroughStart(t *testing.T) {
 		t.Error("the imported file changed")
 	}
 	// git itself sees the loop and its loop.json.
-	if out := gitOut(t, dir, "show", "refs/loop/imp:loop.json"); !strings.Contains(out, `"LOGIN FIXED"`) {
+	if out := looptest.GitOut(t, dir, "show", "refs/loop/imp:loop.json"); !strings.Contains(out, `"LOGIN FIXED"`) {
 		t.Errorf("loop.json: %s", out)
 	}
 }
@@ -284,21 +308,21 @@ func TestImportStartsThroughStart(t *testing.T) {
 // TestImportedCriteriaComplete: a moo.md loop keeps its dual exit: every criterion reported
 // met in the status block and <loop-complete>; the marker alone does not complete it.
 func TestImportedCriteriaComplete(t *testing.T) {
-	dir := newTestRepo(t)
-	s := openStoreAt(t, dir)
+	dir := looptest.NewRepo(t)
+	s := openImportStore(t, dir)
 	path := filepath.Join(dir, ".loop", "state.json")
 	os.MkdirAll(filepath.Dir(path), 0o777)
 	os.WriteFile(path, []byte(loopStateFixture), 0o666)
-	if _, err := s.Import(ImportOptions{File: path, StartOptions: StartOptions{Name: "g"}}); err != nil {
+	if _, err := Import(s, ImportOptions{File: path, StartOptions: loop.StartOptions{Name: "g"}}); err != nil {
 		t.Fatal(err)
 	}
-	r := stop(t, s, StopInput{Message: "All done.\n<loop-complete>"})
-	if r.Verdict.Decision != DecideContinue || !strings.Contains(r.Verdict.ForAgent, "criterion no lint errors") {
+	r := stopImported(t, s, loop.StopInput{Message: "All done.\n<loop-complete>"})
+	if r.Verdict.Decision != loop.DecideContinue || !strings.Contains(r.Verdict.ForAgent, "criterion no lint errors") {
 		t.Fatalf("marker alone: %s\n%s", r.Verdict.Decision, r.Verdict.ForAgent)
 	}
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("progress\n"), 0o666)
 	msg := "---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"test passes\": true, \"no lint errors\": true}\n---END_STATUS---\n<loop-complete>"
-	if r = stop(t, s, StopInput{Message: msg}); r.Verdict.Decision != DecideComplete {
+	if r = stopImported(t, s, loop.StopInput{Message: msg}); r.Verdict.Decision != loop.DecideComplete {
 		t.Fatalf("criteria met and marker: %s\n%s", r.Verdict.Decision, r.Verdict.ForAgent)
 	}
 }
@@ -306,15 +330,15 @@ func TestImportedCriteriaComplete(t *testing.T) {
 // TestImportNullPromiseRunsToItsLimit: a ralph loop without a promise imports as the plugin
 // runs it, bounded by its limit (the default when the file gives none).
 func TestImportNullPromiseRunsToItsLimit(t *testing.T) {
-	dir := newTestRepo(t)
-	s := openStoreAt(t, dir)
+	dir := looptest.NewRepo(t)
+	s := openImportStore(t, dir)
 	path := filepath.Join(t.TempDir(), "ralph-loop.local.md")
 	os.WriteFile(path, []byte("---\ncompletion_promise: null\n---\nrefactor\n"), 0o666)
-	if _, err := s.Import(ImportOptions{File: path}); err != nil {
+	if _, err := Import(s, ImportOptions{File: path}); err != nil {
 		t.Fatal(err)
 	}
 	_, cfg, err := s.Status("main")
-	if err != nil || cfg.Exit != ExitLimit || len(cfg.Promises) != 0 || cfg.MaxIterations != DefaultMaxIterations {
+	if err != nil || cfg.Exit != loop.ExitLimit || len(cfg.Promises) != 0 || cfg.MaxIterations != loop.DefaultMaxIterations {
 		t.Fatalf("imported exit %q, promises %q, limit %d, %v", cfg.Exit, cfg.Promises, cfg.MaxIterations, err)
 	}
 }

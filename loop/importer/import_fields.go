@@ -1,4 +1,4 @@
-package loop
+package importer
 
 import (
 	"encoding/json"

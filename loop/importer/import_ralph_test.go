@@ -1,4 +1,4 @@
-package loop
+package importer
 
 import (
 	"os"
@@ -6,6 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop"
+
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
 // officialRalph is a state file as the ralph-loop plugin's setup-ralph-loop.sh writes it for
@@ -65,8 +69,8 @@ func TestParseRalphAsTheHookReadsIt(t *testing.T) {
 // TestImportKeepsTheSession: the imported loop is bound to the file's session, --session
 // replaces it, and the default ($CLAUDE_CODE_SESSION_ID) applies only when neither names one.
 func TestImportKeepsTheSession(t *testing.T) {
-	dir := newTestRepo(t)
-	s := openStoreAt(t, dir)
+	dir := looptest.NewRepo(t)
+	s := openImportStore(t, dir)
 	path := filepath.Join(dir, ".claude", "ralph-loop.local.md")
 	os.MkdirAll(filepath.Dir(path), 0o777)
 	os.WriteFile(path, []byte(officialRalph), 0o666)
@@ -74,17 +78,17 @@ func TestImportKeepsTheSession(t *testing.T) {
 		{"", "env-session", "4d5611e5-241a-462a-8d15-5122611a9569"},
 		{"flag-session", "env-session", "flag-session"},
 	} {
-		res, err := s.Import(ImportOptions{File: path, DryRun: true, StartOptions: StartOptions{Session: tt.flag}, DefaultSession: tt.def})
+		res, err := Import(s, ImportOptions{File: path, DryRun: true, StartOptions: loop.StartOptions{Session: tt.flag}, DefaultSession: tt.def})
 		if err != nil || res.Session != tt.want {
 			t.Errorf("--session %q, default %q: bound to %q (%v), want %q", tt.flag, tt.def, res.Session, err, tt.want)
 		}
 	}
 	os.WriteFile(path, []byte("---\ncompletion_promise: \"D\"\n---\nt\n"), 0o666)
-	if res, err := s.Import(ImportOptions{File: path, DryRun: true, DefaultSession: "env-session"}); err != nil || res.Session != "env-session" {
+	if res, err := Import(s, ImportOptions{File: path, DryRun: true, DefaultSession: "env-session"}); err != nil || res.Session != "env-session" {
 		t.Errorf("no session in the file: bound to %q (%v)", res.Session, err)
 	}
 	os.WriteFile(path, []byte(officialRalph), 0o666)
-	res, err := s.Import(ImportOptions{File: path})
+	res, err := Import(s, ImportOptions{File: path})
 	if err != nil {
 		t.Fatal(err)
 	}

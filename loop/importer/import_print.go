@@ -1,9 +1,11 @@
-package loop
+package importer
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
@@ -12,7 +14,7 @@ import (
 // has it, flags included), what it did not, one line each, and the new loop's state.
 func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, res)
+		return loop.WriteJSON(w, res)
 	}
 	im, cfg := res.Imported, res.Config
 	fmt.Fprintf(w, "import %s (%s)\n", im.File, im.Tool)
@@ -63,11 +65,11 @@ func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 		return nil
 	}
 	fmt.Fprintf(w, "%s is left untouched: if the old tool's hook is still installed, stop its loop there\n", im.File)
-	return PrintState(w, res.State, false, "started")
+	return loop.PrintState(w, res.State, false, "started")
 }
 
 // noPromiseText says what ends a loop imported without a promise.
-func noPromiseText(cfg Config) string {
+func noPromiseText(cfg loop.Config) string {
 	switch {
 	case len(cfg.Gates) > 0:
 		return ": the gates decide"
@@ -77,7 +79,7 @@ func noPromiseText(cfg Config) string {
 	return ""
 }
 
-func limitText(cfg Config) string {
+func limitText(cfg loop.Config) string {
 	if cfg.MaxIterations == 0 {
 		return "none (--unlimited)"
 	}
@@ -85,7 +87,7 @@ func limitText(cfg Config) string {
 }
 
 // printLimits writes the breaker thresholds and duration set other than by default.
-func printLimits(w io.Writer, cfg Config) {
+func printLimits(w io.Writer, cfg loop.Config) {
 	for _, l := range []struct {
 		name string
 		v    int

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/git-loop/git-loop/loop/share"
+
 	"github.com/git-loop/git-loop/loop/report"
 
 	"github.com/git-loop/git-loop/loop/driver"
@@ -189,7 +191,7 @@ func exitCode(err error) int {
 		return exitInterrupted
 	case errors.Is(err, loop.ErrUntrusted), errors.Is(err, loop.ErrFetched), errors.Is(err, loop.ErrNoRemote):
 		return exitUsage
-	case errors.Is(err, loop.ErrRejected):
+	case errors.Is(err, share.ErrRejected):
 		return exitConflict
 	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent),
 		errors.Is(err, hooks.ErrHookFile):

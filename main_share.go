@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/share"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -27,9 +29,9 @@ func shareCommands(out io.Writer) []*cli.Command {
 					if err != nil {
 						return err
 					}
-					rep, err := s.Push(c.Context, loop.PushOptions{Remote: remote, Names: names, AllowSecrets: c.Bool("allow-secrets")})
+					rep, err := share.Push(s, c.Context, share.PushOptions{Remote: remote, Names: names, AllowSecrets: c.Bool("allow-secrets")})
 					if rep != nil && len(rep.Refs) > 0 {
-						loop.PrintPush(out, rep)
+						share.PrintPush(out, rep)
 					}
 					return err
 				})
@@ -43,11 +45,11 @@ func shareCommands(out io.Writer) []*cli.Command {
 					return usageError{msg: "fetch takes at most one remote; see `git loop help fetch`"}
 				}
 				return withStore(func(s *loop.Store) error {
-					rep, err := s.Fetch(c.Context, c.Args().First())
+					rep, err := share.Fetch(s, c.Context, c.Args().First())
 					if err != nil {
 						return err
 					}
-					loop.PrintFetch(out, rep)
+					share.PrintFetch(out, rep)
 					return nil
 				})
 			},
@@ -67,13 +69,13 @@ func pushArgs(s *loop.Store, args []string) (string, []string, error) {
 	if first == "" {
 		return "", nil, usageError{msg: "the remote is empty; name a remote (see `git remote`) or leave it out for origin"}
 	}
-	if s.IsRemote(first) {
+	if share.IsRemote(s, first) {
 		return first, args[1:], nil
 	}
 	if remote, _, ok := strings.Cut(first, "/"); ok && loop.CheckReadName(first) == nil {
 		// REMOTE/NAME: a fetched loop, or one of a remote's not fetched yet (unless a
 		// directory of that path is meant); a loop's name, which Push refuses as read-only.
-		if _, _, err := s.ReadState(first); err == nil || (s.IsRemote(remote) && !isDir(first)) {
+		if _, _, err := s.ReadState(first); err == nil || (share.IsRemote(s, remote) && !isDir(first)) {
 			return "", args, nil
 		}
 	}

@@ -42,7 +42,7 @@ func (s *Store) Adopt(name string, newMax int) (string, error) {
 	} else if !errors.Is(err, gitstore.ErrRefNotFound) {
 		return "", err
 	}
-	tip, err := s.readTip(name)
+	tip, err := s.ReadTip(name)
 	if err != nil {
 		return "", err
 	}

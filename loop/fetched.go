@@ -31,14 +31,14 @@ const remoteLoopsPrefix = "refs/loop-remotes/"
 // IsFetched reports whether name names a fetched loop (REMOTE/NAME).
 func IsFetched(name string) bool { return strings.Contains(name, "/") }
 
-// splitFetched splits REMOTE/NAME; ok is false for a local loop's name.
-func splitFetched(name string) (remote, local string, ok bool) {
+// SplitFetched splits REMOTE/NAME; ok is false for a local loop's name.
+func SplitFetched(name string) (remote, local string, ok bool) {
 	return strings.Cut(name, "/")
 }
 
 // LocalName is the loop's own name: NAME of REMOTE/NAME, or name itself.
 func LocalName(name string) string {
-	if _, local, ok := splitFetched(name); ok {
+	if _, local, ok := SplitFetched(name); ok {
 		return local
 	}
 	return name
@@ -52,7 +52,7 @@ func RemoteRefName(remote, local string) string {
 // CheckReadName validates the name of a loop to read: a loop name (CheckName), or
 // REMOTE/NAME for a fetched loop, where REMOTE is a remote's name.
 func CheckReadName(name string) error {
-	remote, local, ok := splitFetched(name)
+	remote, local, ok := SplitFetched(name)
 	if !ok {
 		return CheckName(name)
 	}
@@ -67,7 +67,7 @@ func CheckReadName(name string) error {
 
 // readOnly refuses to change fetched loop name.
 func readOnly(name string) error {
-	remote, local, _ := splitFetched(name)
+	remote, local, _ := SplitFetched(name)
 	return fmt.Errorf("%w: %s is a copy of %s's loop %s; only reading commands (status, log, show, diff, report) work on it, or continue it here with `git loop resume %s --trust`",
 		ErrFetched, name, remote, local, name)
 }

@@ -269,7 +269,7 @@ func (s *Store) Config(name string, st *State) (*Config, error) {
 	if cfg, ok := readHotConfig(s.Repo, st); ok {
 		return cfg, nil
 	}
-	tip, err := s.readTip(name)
+	tip, err := s.ReadTip(name)
 	if err != nil {
 		return nil, err
 	}

@@ -334,7 +334,7 @@ func (s *Store) prefetch(name string, iter int) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tip, err := s.readTip(name)
+		tip, err := s.ReadTip(name)
 		if err != nil {
 			return
 		}

@@ -18,7 +18,7 @@ func (s *Store) Status(name string) (*State, *Config, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tip, err := s.readTip(name)
+	tip, err := s.ReadTip(name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -82,7 +82,7 @@ func (s *Store) annotate(p provenance) error {
 	if p.head.IsZero() || p.head == p.prev {
 		return nil
 	}
-	commits, err := newCommits(s.Repo, p.head, p.prev, p.since)
+	commits, err := NewCommits(s.Repo, p.head, p.prev, p.since)
 	if err != nil || len(commits) == 0 {
 		return err
 	}
@@ -96,11 +96,11 @@ func (s *Store) annotate(p provenance) error {
 	return nil
 }
 
-// newCommits lists the commits reachable from head but not from prev (at most maxNewCommits)
+// NewCommits lists the commits reachable from head but not from prev (at most maxNewCommits)
 // that were committed at or after since. The walk from head stops at prev; when it reaches
 // further (a merge brought older history in, or HEAD moved to another line), the history of
 // prev, read up to maxOldCommits deep, tells which commits are old.
-func newCommits(r *gitstore.Repo, head, prev gitstore.Hash, since time.Time) ([]gitstore.Hash, error) {
+func NewCommits(r *gitstore.Repo, head, prev gitstore.Hash, since time.Time) ([]gitstore.Hash, error) {
 	seen := map[gitstore.Hash]bool{prev: true}
 	var found []gitstore.Hash
 	var commits []*gitstore.Commit

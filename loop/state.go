@@ -220,7 +220,7 @@ var (
 // RefName is the ref holding loop name; for a fetched loop, REMOTE/NAME, its remote-tracking
 // ref (see fetched.go).
 func RefName(name string) string {
-	if remote, local, ok := splitFetched(name); ok {
+	if remote, local, ok := SplitFetched(name); ok {
 		return RemoteRefName(remote, local)
 	}
 	return "refs/loop/" + name

@@ -79,7 +79,7 @@ func IterationPath(n int) string {
 // names the current tip, else from the tip commit (refreshing the cache). It is for reading;
 // a change builds on the tip commit itself (see update).
 func (s *Store) ReadState(name string) (gitstore.Hash, *State, error) {
-	tip, err := s.readTip(name)
+	tip, err := s.ReadTip(name)
 	if err != nil {
 		return tip, nil, err
 	}
@@ -87,11 +87,11 @@ func (s *Store) ReadState(name string) (gitstore.Hash, *State, error) {
 	return tip, st, err
 }
 
-// readTip returns the commit refs/loop/<name> points to.
-func (s *Store) readTip(name string) (gitstore.Hash, error) {
+// ReadTip returns the commit refs/loop/<name> points to.
+func (s *Store) ReadTip(name string) (gitstore.Hash, error) {
 	tip, err := s.Repo.ReadRef(RefName(name))
 	if errors.Is(err, gitstore.ErrRefNotFound) {
-		if remote, _, ok := splitFetched(name); ok {
+		if remote, _, ok := SplitFetched(name); ok {
 			if !s.Repo.Config.Has("remote", remote, "url") {
 				return tip, fmt.Errorf("%w %q: %q names a loop fetched from remote %s, and there is no such remote (see `git remote`); local loop names hold no \"/\"", ErrNoRemote, remote, name, remote)
 			}
@@ -141,7 +141,7 @@ func (s *Store) loadState(name string, tip gitstore.Hash) (*State, error) {
 	if err := st.check(name); err != nil {
 		return nil, err
 	}
-	if remote, _, ok := splitFetched(name); ok {
+	if remote, _, ok := SplitFetched(name); ok {
 		st.Name, st.Remote = name, remote
 	}
 	return &st, nil
@@ -223,7 +223,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 		return nil, readOnly(name)
 	}
 	for attempt := 0; ; attempt++ {
-		tip, err := s.readTip(name)
+		tip, err := s.ReadTip(name)
 		if err != nil {
 			return nil, err
 		}

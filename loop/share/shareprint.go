@@ -1,9 +1,11 @@
-package loop
+package share
 
 import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // PrintPush writes one line per ref a push sent, saying what the remote did with it.
@@ -28,11 +30,11 @@ func PrintFetch(w io.Writer, rep *FetchReport) {
 		fmt.Fprintf(w, "loops of %s (read them with `git loop log %s`):\n", rep.Remote, rep.Loops[0].Name)
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, st := range rep.Loops {
-			fmt.Fprintf(tw, "  %s\t%s\titeration %s\n", st.Name, st.Status, FormatIteration(st.Iteration, st.MaxIterations))
+			fmt.Fprintf(tw, "  %s\t%s\titeration %s\n", st.Name, st.Status, loop.FormatIteration(st.Iteration, st.MaxIterations))
 		}
 		tw.Flush()
 	}
 	if rep.NotesMerged {
-		fmt.Fprintf(w, "provenance notes merged into %s (see `git log --notes=loop`)\n", NotesRef)
+		fmt.Fprintf(w, "provenance notes merged into %s (see `git log --notes=loop`)\n", loop.NotesRef)
 	}
 }

@@ -1,4 +1,4 @@
-package loop
+package share
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -39,7 +41,7 @@ type PushReport struct {
 }
 
 // Remotes lists the configured remotes' names.
-func (s *Store) Remotes() []string {
+func Remotes(s *loop.Store) []string {
 	var names []string
 	for _, r := range s.Repo.Config.Subsections("remote") {
 		if s.Repo.Config.Get("remote", r, "url") != "" {
@@ -51,8 +53,8 @@ func (s *Store) Remotes() []string {
 }
 
 // IsRemote reports whether name is a configured remote.
-func (s *Store) IsRemote(name string) bool {
-	for _, r := range s.Remotes() {
+func IsRemote(s *loop.Store, name string) bool {
+	for _, r := range Remotes(s) {
 		if r == name {
 			return true
 		}
@@ -61,30 +63,30 @@ func (s *Store) IsRemote(name string) bool {
 }
 
 // DefaultRemote is origin, or the only remote when there is one other.
-func (s *Store) DefaultRemote() (string, error) {
-	remotes := s.Remotes()
+func DefaultRemote(s *loop.Store) (string, error) {
+	remotes := Remotes(s)
 	switch {
-	case s.IsRemote("origin"):
+	case IsRemote(s, "origin"):
 		return "origin", nil
 	case len(remotes) == 1:
 		return remotes[0], nil
 	case len(remotes) == 0:
-		return "", fmt.Errorf("%w: this repository has none; add one with `git remote add origin URL`", ErrNoRemote)
+		return "", fmt.Errorf("%w: this repository has none; add one with `git remote add origin URL`", loop.ErrNoRemote)
 	}
-	return "", fmt.Errorf("%w: there is no origin and %d others (%s); name the one to use", ErrNoRemote, len(remotes), strings.Join(remotes, ", "))
+	return "", fmt.Errorf("%w: there is no origin and %d others (%s); name the one to use", loop.ErrNoRemote, len(remotes), strings.Join(remotes, ", "))
 }
 
 // Push sends the loops named (every loop when none) and refs/notes/loop to a remote, as
 // fast-forwards only; snapshots holding likely secrets are refused unless AllowSecrets.
-func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error) {
+func Push(s *loop.Store, ctx context.Context, opts PushOptions) (*PushReport, error) {
 	remote := opts.Remote
 	if remote == "" {
 		var err error
-		if remote, err = s.DefaultRemote(); err != nil {
+		if remote, err = DefaultRemote(s); err != nil {
 			return nil, err
 		}
 	}
-	names, err := s.pushNames(opts.Names)
+	names, err := pushNames(s, opts.Names)
 	if err != nil {
 		return nil, err
 	}
@@ -94,17 +96,17 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	locals := map[string]string{}      // the remote's name → the local loop
 	for _, n := range names {
 		local, theirs := splitPushName(n)
-		if tips[theirs], err = s.readTip(local); err != nil {
+		if tips[theirs], err = s.ReadTip(local); err != nil {
 			return nil, err
 		}
 		locals[theirs] = local
 	}
 	tracked := "" // a configured remote has remote-tracking refs; a URL has none
-	if s.IsRemote(remote) {
+	if IsRemote(s, remote) {
 		tracked = remote
 	}
 	if !opts.AllowSecrets {
-		found, err := s.ScanSecrets(names, tracked)
+		found, err := ScanSecrets(s, names, tracked)
 		if err != nil {
 			return nil, err
 		}
@@ -115,14 +117,14 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 	var specs []string
 	for _, n := range names {
 		_, theirs := splitPushName(n)
-		specs = append(specs, tips[theirs].String()+":"+RefName(theirs)) // no '+': never forced
+		specs = append(specs, tips[theirs].String()+":"+loop.RefName(theirs)) // no '+': never forced
 	}
-	if _, err := s.Repo.ReadRef(NotesRef); err == nil {
-		specs = append(specs, NotesRef+":"+NotesRef)
+	if _, err := s.Repo.ReadRef(loop.NotesRef); err == nil {
+		specs = append(specs, loop.NotesRef+":"+loop.NotesRef)
 	}
 	out, gitErr := s.Repo.RunGit(ctx, append([]string{"push", "--porcelain", remote}, specs...)...)
 	rep := &PushReport{Remote: remote, Refs: gitstore.ParsePushPorcelain(out.Stdout)}
-	if err := s.trackPushed(tracked, rep.Refs, tips); err != nil {
+	if err := trackPushed(s, tracked, rep.Refs, tips); err != nil {
 		return rep, err
 	}
 	if err := rejected(remote, rep.Refs, locals); err != nil {
@@ -138,7 +140,7 @@ func (s *Store) Push(ctx context.Context, opts PushOptions) (*PushReport, error)
 // (refs/loop-remotes/REMOTE/NAME, by the remote's name) to what was pushed, as git does for
 // branches, so the next push searches only newer iterations for secrets and
 // `git loop log REMOTE/NAME` is current. tips are by the remote's names.
-func (s *Store) trackPushed(remote string, refs []gitstore.PushResult, tips map[string]gitstore.Hash) error {
+func trackPushed(s *loop.Store, remote string, refs []gitstore.PushResult, tips map[string]gitstore.Hash) error {
 	if remote == "" {
 		return nil
 	}
@@ -148,7 +150,7 @@ func (s *Store) trackPushed(remote string, refs []gitstore.PushResult, tips map[
 		if !ok || !known || r.Rejected() || r.Flag == '-' {
 			continue
 		}
-		ref := RemoteRefName(remote, theirs)
+		ref := loop.RemoteRefName(remote, theirs)
 		old, err := s.Repo.ReadRef(ref)
 		if err != nil && !errors.Is(err, gitstore.ErrRefNotFound) {
 			return fmt.Errorf("after the push: %w", err)
@@ -169,7 +171,7 @@ func splitPushName(n string) (local, theirs string) {
 }
 
 // pushNames checks the loops named (NAME or LOCAL:THEIRS), or lists every loop when none is.
-func (s *Store) pushNames(names []string) ([]string, error) {
+func pushNames(s *loop.Store, names []string) ([]string, error) {
 	if len(names) == 0 {
 		all, _, err := s.List(true)
 		if err != nil {
@@ -179,27 +181,27 @@ func (s *Store) pushNames(names []string) ([]string, error) {
 			names = append(names, st.Name)
 		}
 		if len(names) == 0 {
-			return nil, fmt.Errorf("%w: there are no loops to push; start one with `git loop start`", ErrNoLoop)
+			return nil, fmt.Errorf("%w: there are no loops to push; start one with `git loop start`", loop.ErrNoLoop)
 		}
 		return names, nil
 	}
 	seen := map[string]string{}
 	for _, n := range names {
 		local, theirs := splitPushName(n)
-		if IsFetched(local) {
+		if loop.IsFetched(local) {
 			return nil, pushFetched(local)
 		}
-		if err := CheckName(local); err != nil {
+		if err := loop.CheckName(local); err != nil {
 			return nil, err
 		}
-		if err := CheckName(theirs); err != nil {
+		if err := loop.CheckName(theirs); err != nil {
 			return nil, fmt.Errorf("push %s as %q: %w", local, theirs, err)
 		}
 		if other, dup := seen[theirs]; dup && other != local {
-			return nil, fmt.Errorf("%w: loops %s and %s would both be pushed to refs/loop/%s; push one under another name (LOCAL:NAME)", ErrBadName, other, local, theirs)
+			return nil, fmt.Errorf("%w: loops %s and %s would both be pushed to refs/loop/%s; push one under another name (LOCAL:NAME)", loop.ErrBadName, other, local, theirs)
 		}
 		seen[theirs] = local
-		if _, err := s.readTip(local); err != nil {
+		if _, err := s.ReadTip(local); err != nil {
 			return nil, err
 		}
 	}
@@ -209,9 +211,9 @@ func (s *Store) pushNames(names []string) ([]string, error) {
 // pushFetched refuses to push fetched loop name: it is read-only here, and push sends this
 // repository's own loops.
 func pushFetched(name string) error {
-	remote, local, _ := splitFetched(name)
+	remote, local, _ := loop.SplitFetched(name)
 	return fmt.Errorf("%w: %s names %s's loop %s, fetched or to fetch; push sends this repository's own loops (`git loop push %s %s` pushes yours named %s), or continue that one here first with `git loop resume %s --trust`",
-		ErrFetched, name, remote, local, remote, local, local, name)
+		loop.ErrFetched, name, remote, local, remote, local, local, name)
 }
 
 // rejected explains the refs the remote refused, with the way to a push that succeeds;
@@ -232,7 +234,7 @@ func rejected(remote string, refs []gitstore.PushResult, locals map[string]strin
 		// through is another name on the remote.
 		fix := fmt.Sprintf("the remote's loop %s is not an ancestor of yours: the two diverged (another person's loop of this name, or this one continued elsewhere), and push never replaces it; push yours under another name with `git loop push %s %s:%s-2` (any name the remote lacks), and read theirs with `git loop fetch %s` and `git loop log %s/%s`",
 			theirs, remote, local, local, remote, remote, theirs)
-		if r.To == NotesRef {
+		if r.To == loop.NotesRef {
 			fix = "the remote has notes you do not: run `git loop fetch " + remote + "` (it merges them) and push again"
 		}
 		why := r.Summary
@@ -250,33 +252,33 @@ func rejected(remote string, refs []gitstore.PushResult, locals map[string]strin
 // FetchReport is what a fetch brought.
 type FetchReport struct {
 	Remote      string
-	Loops       []*State // the remote's loops, as REMOTE/NAME
-	NotesMerged bool     // the remote had provenance notes, merged into refs/notes/loop
+	Loops       []*loop.State // the remote's loops, as REMOTE/NAME
+	NotesMerged bool          // the remote had provenance notes, merged into refs/notes/loop
 }
 
 // Fetch brings remote's loops to refs/loop-remotes/REMOTE/* (replacing the previous copies,
 // as git's remote-tracking refs are) and merges its provenance notes into refs/notes/loop,
 // keeping every line of both sides (git notes merge -s cat_sort_uniq): never overwritten.
-func (s *Store) Fetch(ctx context.Context, remote string) (*FetchReport, error) {
+func Fetch(s *loop.Store, ctx context.Context, remote string) (*FetchReport, error) {
 	if remote == "" {
 		var err error
-		if remote, err = s.DefaultRemote(); err != nil {
+		if remote, err = DefaultRemote(s); err != nil {
 			return nil, err
 		}
 	}
-	if !s.IsRemote(remote) {
-		return nil, fmt.Errorf("%w %q: fetch takes a configured remote's name (see `git remote`), whose loops go to refs/loop-remotes/NAME/; add one with `git remote add NAME URL`", ErrNoRemote, remote)
+	if !IsRemote(s, remote) {
+		return nil, fmt.Errorf("%w %q: fetch takes a configured remote's name (see `git remote`), whose loops go to refs/loop-remotes/NAME/; add one with `git remote add NAME URL`", loop.ErrNoRemote, remote)
 	}
 	if strings.Contains(remote, "/") {
-		return nil, fmt.Errorf("%w: fetch from remote %q: its name holds a '/', so its loops could not be read as REMOTE/NAME; rename it with `git remote rename %s NEW`", ErrConfig, remote, remote)
+		return nil, fmt.Errorf("%w: fetch from remote %q: its name holds a '/', so its loops could not be read as REMOTE/NAME; rename it with `git remote rename %s NEW`", loop.ErrConfig, remote, remote)
 	}
 	tmp := fetchNotesPrefix + remote + "/"
-	specs := []string{"+refs/loop/*:" + RemoteRefName(remote, "*"), "+" + NotesRef + "*:" + tmp + "loop*"}
+	specs := []string{"+refs/loop/*:" + loop.RemoteRefName(remote, "*"), "+" + loop.NotesRef + "*:" + tmp + "loop*"}
 	if _, err := s.Repo.RunGit(ctx, append([]string{"fetch", "--no-tags", "--no-write-fetch-head", remote}, specs...)...); err != nil {
 		return nil, fmt.Errorf("fetch from %s: %w", remote, err)
 	}
 	rep := &FetchReport{Remote: remote}
-	merged, err := s.mergeNotes(ctx, tmp)
+	merged, err := mergeNotes(s, ctx, tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +297,7 @@ func (s *Store) Fetch(ctx context.Context, remote string) (*FetchReport, error) 
 
 // mergeNotes merges the fetched notes under tmp into refs/notes/loop and removes the
 // temporary refs.
-func (s *Store) mergeNotes(ctx context.Context, tmp string) (bool, error) {
+func mergeNotes(s *loop.Store, ctx context.Context, tmp string) (bool, error) {
 	refs, err := s.Repo.ListRefs(tmp)
 	if err != nil {
 		return false, fmt.Errorf("read fetched notes: %w", err)
@@ -303,7 +305,7 @@ func (s *Store) mergeNotes(ctx context.Context, tmp string) (bool, error) {
 	merged := false
 	for _, ref := range refs {
 		if ref.Name == tmp+"loop" {
-			if _, err := s.Repo.RunGit(ctx, "notes", "--ref="+NotesRef, "merge", "--quiet", "--strategy=cat_sort_uniq", ref.Name); err != nil {
+			if _, err := s.Repo.RunGit(ctx, "notes", "--ref="+loop.NotesRef, "merge", "--quiet", "--strategy=cat_sort_uniq", ref.Name); err != nil {
 				return false, fmt.Errorf("merge the remote's provenance notes (kept in %s): %w", ref.Name, err)
 			}
 			merged = true

@@ -1,10 +1,12 @@
-package loop
+package share
 
 import (
 	"errors"
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 
@@ -88,11 +90,11 @@ type secretScan struct {
 // the remote's name THEIRS. With remote set, the iterations that remote already has (as its
 // fetched copy refs/loop-remotes/REMOTE/THEIRS says, set by a fetch or a push) are not
 // searched again: what is there cannot be taken back, and a push sends what is new.
-func (s *Store) ScanSecrets(names []string, remote string) ([]SecretFinding, error) {
+func ScanSecrets(s *loop.Store, names []string, remote string) ([]SecretFinding, error) {
 	sc := &secretScan{r: s.Repo, content: map[gitstore.Hash]string{}, reported: map[string]bool{}}
 	for _, n := range names {
 		name, theirs := splitPushName(n)
-		if err := s.scanLoop(sc, name, theirs, remote); err != nil {
+		if err := scanLoop(s, sc, name, theirs, remote); err != nil {
 			return nil, fmt.Errorf("scan loop %s for secrets: %w", name, err)
 		}
 	}
@@ -101,17 +103,17 @@ func (s *Store) ScanSecrets(names []string, remote string) ([]SecretFinding, err
 
 // scanLoop searches loop name's iterations, oldest first, after those remote has of it as
 // its loop theirs.
-func (s *Store) scanLoop(sc *secretScan, name, theirs, remote string) error {
+func scanLoop(s *loop.Store, sc *secretScan, name, theirs, remote string) error {
 	h, err := s.OpenHistory(name)
 	if err != nil {
 		return err
 	}
-	var recs []*Iteration
-	if err := h.Each(func(rec *Iteration) error { recs = append(recs, rec); return nil }); err != nil {
+	var recs []*loop.Iteration
+	if err := h.Each(func(rec *loop.Iteration) error { recs = append(recs, rec); return nil }); err != nil {
 		return err
 	}
 	sc.seen = map[gitstore.Hash]bool{} // a loop's findings name its own iterations
-	pushed := s.pushedIteration(h, remote, theirs)
+	pushed := pushedIteration(s, h, remote, theirs)
 	for i := len(recs) - 1; i >= 0; i-- {
 		rec := recs[i]
 		tree, err := gitstore.ParseHash(rec.Tree)
@@ -131,9 +133,9 @@ func (s *Store) scanLoop(sc *secretScan, name, theirs, remote string) error {
 
 // pushedIteration is the last iteration of loop h that remote has as its loop theirs, by
 // its fetched copy, when that holds this loop's history; -1 when it has none (or remote is "").
-func (s *Store) pushedIteration(h *History, remote, theirs string) int {
+func pushedIteration(s *loop.Store, h *loop.History, remote, theirs string) int {
 	theirName := remote + "/" + theirs
-	if remote == "" || CheckReadName(theirName) != nil {
+	if remote == "" || loop.CheckReadName(theirName) != nil {
 		return -1
 	}
 	_, fetched, err := s.ReadState(theirName)

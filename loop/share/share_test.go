@@ -1,4 +1,4 @@
-package loop
+package share
 
 import (
 	"fmt"
@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-loop/git-loop/loop"
+
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
 func TestSecretName(t *testing.T) {
@@ -74,17 +77,17 @@ func FuzzCheckReadName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		if CheckReadName(name) != nil {
+		if loop.CheckReadName(name) != nil {
 			return
 		}
-		ref := RefName(name)
+		ref := loop.RefName(name)
 		if err := gitstore.CheckRefName(ref); err != nil {
 			t.Fatalf("%q is accepted but its ref %q is not valid: %v", name, ref, err)
 		}
-		if CheckName(LocalName(name)) != nil {
-			t.Fatalf("%q is accepted but its loop name %q is not", name, LocalName(name))
+		if loop.CheckName(loop.LocalName(name)) != nil {
+			t.Fatalf("%q is accepted but its loop name %q is not", name, loop.LocalName(name))
 		}
-		if fetched := strings.HasPrefix(ref, "refs/loop-remotes/"); fetched != IsFetched(name) || (!fetched && !strings.HasPrefix(ref, "refs/loop/")) {
+		if fetched := strings.HasPrefix(ref, "refs/loop-remotes/"); fetched != loop.IsFetched(name) || (!fetched && !strings.HasPrefix(ref, "refs/loop/")) {
 			t.Fatalf("%q maps to %q", name, ref)
 		}
 	})
@@ -92,7 +95,7 @@ func FuzzCheckReadName(f *testing.F) {
 
 // provRepo is a repository for newCommits: git runs in it, commits carry real times.
 func provRepo(t *testing.T) (*gitstore.Repo, func(args ...string) string) {
-	dir := newTestRepo(t)
+	dir := looptest.NewRepo(t)
 	git := func(args ...string) string {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -155,7 +158,7 @@ func TestNewCommitsMatchesGit(t *testing.T) {
 			prev := tc.build(git)
 			head := git("rev-parse", "HEAD")
 			want := strings.Fields(git("rev-list", head, "^"+prev))
-			got, err := newCommits(r, mustHash(t, head), mustHash(t, prev), time.Time{})
+			got, err := loop.NewCommits(r, mustHash(t, head), mustHash(t, prev), time.Time{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +181,7 @@ func TestNewCommitsSince(t *testing.T) {
 	git("commit", "-q", "--allow-empty", "-m", "old, on a branch")
 	os.Unsetenv("GIT_COMMITTER_DATE")
 	git("commit", "-q", "--allow-empty", "-m", "new")
-	got, err := newCommits(r, mustHash(t, git("rev-parse", "HEAD")), mustHash(t, prev), time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	got, err := loop.NewCommits(r, mustHash(t, git("rev-parse", "HEAD")), mustHash(t, prev), time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,17 +193,17 @@ func TestNewCommitsSince(t *testing.T) {
 // BenchmarkScanSecrets: searching every snapshot of a 100-iteration loop over a 2,000-file
 // worktree, each iteration changing one file.
 func BenchmarkScanSecrets(b *testing.B) {
-	dir := newTestRepo(b)
+	dir := looptest.NewRepo(b)
 	for i := 0; i < 2000; i++ {
 		p := filepath.Join(dir, fmt.Sprintf("d%02d", i%40), fmt.Sprintf("f%04d.go", i))
 		os.MkdirAll(filepath.Dir(p), 0o777)
 		os.WriteFile(p, []byte(strings.Repeat(fmt.Sprintf("line %d\n", i), 200)), 0o666)
 	}
-	s, err := OpenStore(dir)
+	s, err := loop.OpenStore(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Start(StartOptions{Name: "g", Flags: Settings{Prompt: "p", Promises: []string{"DONE"}, MaxIterations: intPtr(1000)}}); err != nil {
+	if _, err := s.Start(loop.StartOptions{Name: "g", Flags: loop.Settings{Prompt: "p", Promises: []string{"DONE"}, MaxIterations: intPtr(1000)}}); err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i < 100; i++ {
@@ -211,7 +214,7 @@ func BenchmarkScanSecrets(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		found, err := s.ScanSecrets([]string{"g"}, "")
+		found, err := ScanSecrets(s, []string{"g"}, "")
 		if err != nil || len(found) != 0 {
 			b.Fatal(err, found)
 		}
@@ -257,7 +260,7 @@ func TestRejectedSaysWhatWorks(t *testing.T) {
 			[]string{"refs/loop/fix [rejected] (fetch first)", "the two diverged", "`git loop push origin fix:fix-2`", "`git loop log origin/fix`"}},
 		{"loop pushed under another name", []gitstore.PushResult{{Flag: '!', To: "refs/loop/theirs", Summary: "[rejected]", Reason: "non-fast-forward"}}, map[string]string{"theirs": "mine"},
 			[]string{"the remote's loop theirs", "`git loop push origin mine:mine-2`", "`git loop log origin/theirs`"}},
-		{"notes", []gitstore.PushResult{{Flag: '!', To: NotesRef, Summary: "[rejected]", Reason: "fetch first"}}, nil,
+		{"notes", []gitstore.PushResult{{Flag: '!', To: loop.NotesRef, Summary: "[rejected]", Reason: "fetch first"}}, nil,
 			[]string{"refs/notes/loop [rejected]", "run `git loop fetch origin` (it merges them) and push again"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -49,7 +50,7 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 					return err
 				}
 				if c.Bool("json") {
-					return loop.WriteJSON(out, res)
+					return writeJSON(out, res)
 				}
 				if len(res.Ambiguous) > 0 {
 					fmt.Fprintf(out, "the first bad iteration is one of %s, %d: the command could not judge the others (exit 125); iteration %d is good, %d is bad (%d snapshots tested)\n",
@@ -87,4 +88,11 @@ func checkBisectEnds(c *cli.Context) error {
 		return usageError{msg: fmt.Sprintf("--good %d must be an iteration before --bad %d", c.Int("good"), c.Int("bad"))}
 	}
 	return nil
+}
+
+// writeJSON prints v as indented JSON, as every --json output is.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

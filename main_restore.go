@@ -32,7 +32,7 @@ func restoreCommand(out, errOut io.Writer) *cli.Command {
 					fmt.Fprintf(errOut, "git-loop: warning: %v\n", res.NotesErr)
 				}
 				if c.Bool("json") {
-					return loop.WriteJSON(out, res)
+					return writeJSON(out, res)
 				}
 				if len(res.Submodules) > 0 {
 					fmt.Fprintf(out, "submodules left as they are (as git checkout leaves them): %s; `git submodule update` brings them to the recorded commits\n", strings.Join(res.Submodules, ", "))

@@ -39,7 +39,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 // PrintGates writes one line per gate and the output tail of those that did not pass.
 func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, results)
+		return textutil.WriteJSON(w, results)
 	}
 	for _, g := range results {
 		fmt.Fprintf(w, "%d %-8s %-7s %8s%s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond), summarySuffix(g.Diagnostics))

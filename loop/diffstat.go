@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -133,7 +135,7 @@ func printDiffstat(w io.Writer, stats []FileStat, color bool) {
 		fmt.Fprintf(w, " %-*s | %4d %s%s\n", width, s.Path, s.Added+s.Deleted, plus, minus)
 	}
 	fmt.Fprintf(w, " %d file%s changed, %d insertion%s(+), %d deletion%s(-)\n",
-		len(stats), Plural(len(stats)), added, Plural(added), deleted, Plural(deleted))
+		len(stats), textutil.Plural(len(stats)), added, textutil.Plural(added), deleted, textutil.Plural(deleted))
 }
 
 // bar scales a file's +/- counts to at most width characters.
@@ -143,11 +145,4 @@ func bar(added, deleted, width int) (string, string) {
 		added, deleted = added*width/total, deleted*width/total
 	}
 	return strings.Repeat("+", added), strings.Repeat("-", deleted)
-}
-
-func Plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -37,7 +39,7 @@ func (s *Store) MarkUnrecorded(name string, cause error) error {
 		return err
 	}
 	defer f.Close()
-	_, err = f.WriteString(FirstLine(cause.Error()) + "\n")
+	_, err = f.WriteString(textutil.FirstLine(cause.Error()) + "\n")
 	return err
 }
 
@@ -120,3 +122,50 @@ func (s *Store) restoreAdvice(name string, tip gitstore.Hash, broken bool) strin
 
 // isBroken reports whether err says the ref's loose file is broken.
 func isBroken(err error) bool { return errors.Is(err, gitstore.ErrRefBroken) }
+
+// Status returns the state and configuration of loop name (or of this worktree's loop).
+func (s *Store) Status(name string) (*State, *Config, error) {
+	name, err := s.Resolve(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	tip, err := s.ReadTip(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, cfgLine, hit := readHot(s.Repo, name, tip) // one read for both, on the hot path
+	if hit {
+		if cfg, ok := hotConfig(cfgLine, st); ok {
+			return s.withProblems(name, st), cfg, nil
+		}
+	} else if st, err = s.cachedStateAt(name, tip); err != nil {
+		return nil, nil, err
+	}
+	cfg, err := s.ReadConfig(name, tip)
+	if err != nil {
+		return nil, nil, err
+	}
+	writeHotState(s.Repo, name, tip, st, cfg)
+	return s.withProblems(name, st), cfg, nil
+}
+
+// withProblems returns st, or a copy of it carrying its problems (see Problems).
+func (s *Store) withProblems(name string, st *State) *State {
+	probs := s.Problems(name, st)
+	if len(probs) == 0 {
+		return st
+	}
+	cp := *st
+	cp.Problems = probs
+	return &cp
+}
+
+// WithProblems returns states, each carrying what keeps it from being enforced now (see
+// Problems), for list to print.
+func (s *Store) WithProblems(states []*State) []*State {
+	out := make([]*State, len(states))
+	for i, st := range states {
+		out[i] = s.withProblems(st.Name, st)
+	}
+	return out
+}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // InitOptions are the inputs of Init.
@@ -152,7 +154,7 @@ func shellQuote(s string) string {
 // PrintInit shows the file on a dry run, else what was found and where it was written.
 func PrintInit(w io.Writer, res *InitResult, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, res)
+		return textutil.WriteJSON(w, res)
 	}
 	if res.Path == "" {
 		_, err := io.WriteString(w, res.Text)

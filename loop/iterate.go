@@ -3,9 +3,10 @@ package loop
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -195,14 +196,14 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			return nil, err
 		}
 		next.Snapshot, next.JudgedTree = snapCommit.String(), obs.Tree
-		rec := &Iteration{Number: next.Iteration, Kind: OrDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
+		rec := &Iteration{Number: next.Iteration, Kind: textutil.OrDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
 			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
 			Tokens: tokens, Session: in.Session, Duration: time.Since(began)}
 		out = StopResult{Verdict: v, State: &next, Iteration: rec}
 		subject := fmt.Sprintf("loop %s: iteration %d: %s", name, next.Iteration, v.Decision)
 		if v.Reason != "" {
-			subject += " (" + FirstLine(v.Reason) + ")"
+			subject += " (" + textutil.FirstLine(v.Reason) + ")"
 		}
 		ch := &change{state: next, iteration: rec, snapshot: snapCommit, subject: subject, decision: v.Decision}
 		recorded = ch
@@ -302,22 +303,10 @@ func (s *Store) PauseForError(name string, cause error) (*State, error) {
 			return nil, nil
 		}
 		next := *st
-		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), "paused by an internal error: "+FirstLine(cause.Error())
+		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), "paused by an internal error: "+textutil.FirstLine(cause.Error())
 		snap, _ := gitstore.ParseHash(st.Snapshot)
 		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: paused by an internal error", name), decision: DecidePause}, nil
 	})
-}
-
-func OrDefaultString(v, d string) string {
-	if v == "" {
-		return d
-	}
-	return v
-}
-
-func FirstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
 
 // bounded keeps the last n bytes of s, on a rune boundary.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -507,7 +509,7 @@ func targetStatus(name string, st *State, t Transition) (string, error) {
 
 // PauseWith pauses an active loop for a person with reason (an interrupted run, say).
 func (s *Store) PauseWith(name, reason string) error {
-	return s.pauseFor(name, reason, fmt.Sprintf("loop %s: paused (%s)", name, FirstLine(reason)))
+	return s.pauseFor(name, reason, fmt.Sprintf("loop %s: paused (%s)", name, textutil.FirstLine(reason)))
 }
 
 // pauseFor records an active loop as paused with reason, in a state commit with subject.

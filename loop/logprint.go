@@ -121,7 +121,7 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 		return err
 	}
 	e := LogEntry{Iteration: rec.Number, At: rec.At, DurationMS: rec.Duration.Milliseconds(), Kind: rec.Kind,
-		Decision: rec.Decision, Reason: FirstLine(rec.Reason), Gates: gateRow(p.h.Config.Gates, rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
+		Decision: rec.Decision, Reason: textutil.FirstLine(rec.Reason), Gates: gateRow(p.h.Config.Gates, rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
 	if p.opts.JSON {
 		sep := ",\n"
 		if !p.first {
@@ -135,9 +135,9 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 		p.w.Write(data)
 		return nil
 	}
-	decision := textutil.TerminalSafe(OrDefaultString(e.Decision, e.Kind))
+	decision := textutil.TerminalSafe(textutil.OrDefaultString(e.Decision, e.Kind))
 	fmt.Fprintf(p.w, "%5d  %s  %7s  %s  %s  %s\n", e.Iteration, e.At.Local().Format("2006-01-02 15:04:05"),
-		FormatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates), FilesText(len(files)))
+		textutil.FormatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates), textutil.FilesText(len(files)))
 	return nil
 }
 
@@ -186,23 +186,4 @@ func decisionColor(d string) string {
 		return "31"
 	}
 	return ""
-}
-
-func FilesText(n int) string {
-	if n == 1 {
-		return "1 file"
-	}
-	return fmt.Sprintf("%d files", n)
-}
-
-func FormatDuration(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "-"
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
 }

@@ -2,7 +2,6 @@ package loop
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -12,57 +11,10 @@ import (
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
-// Status returns the state and configuration of loop name (or of this worktree's loop).
-func (s *Store) Status(name string) (*State, *Config, error) {
-	name, err := s.Resolve(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	tip, err := s.ReadTip(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, cfgLine, hit := readHot(s.Repo, name, tip) // one read for both, on the hot path
-	if hit {
-		if cfg, ok := hotConfig(cfgLine, st); ok {
-			return s.withProblems(name, st), cfg, nil
-		}
-	} else if st, err = s.cachedStateAt(name, tip); err != nil {
-		return nil, nil, err
-	}
-	cfg, err := s.ReadConfig(name, tip)
-	if err != nil {
-		return nil, nil, err
-	}
-	writeHotState(s.Repo, name, tip, st, cfg)
-	return s.withProblems(name, st), cfg, nil
-}
-
-// withProblems returns st, or a copy of it carrying its problems (see Problems).
-func (s *Store) withProblems(name string, st *State) *State {
-	probs := s.Problems(name, st)
-	if len(probs) == 0 {
-		return st
-	}
-	cp := *st
-	cp.Problems = probs
-	return &cp
-}
-
-// WithProblems returns states, each carrying what keeps it from being enforced now (see
-// Problems), for list to print.
-func (s *Store) WithProblems(states []*State) []*State {
-	out := make([]*State, len(states))
-	for i, st := range states {
-		out[i] = s.withProblems(st.Name, st)
-	}
-	return out
-}
-
 // PrintStatus writes a loop's state and what it is for; as JSON, {"state": …, "config": …}.
 func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, struct {
+		return textutil.WriteJSON(w, struct {
 			State  *State  `json:"state"`
 			Config *Config `json:"config"`
 		}{st, cfg})
@@ -101,7 +53,7 @@ func PrintExit(w io.Writer, cfg *Config) {
 // PrintState writes st for a person, or as JSON. verb ("started", "paused"…) heads the line.
 func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 	if asJSON {
-		return writeJSON(w, st)
+		return textutil.WriteJSON(w, st)
 	}
 	if verb != "" {
 		fmt.Fprintf(w, "loop %s %s\n", st.Name, verb)
@@ -119,7 +71,7 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 		fmt.Fprintf(w, "session:   %s\n", textutil.TerminalSafe(st.Session))
 	}
 	fmt.Fprintf(w, "worktree:  %s\n", textutil.TerminalSafe(st.Worktree))
-	fmt.Fprintf(w, "snapshot:  %s\n", Short(st.Snapshot))
+	fmt.Fprintf(w, "snapshot:  %s\n", textutil.Short(st.Snapshot))
 	fmt.Fprintf(w, "updated:   %s\n", st.UpdatedAt.Local().Format(time.DateTime))
 	fmt.Fprintf(w, "history:   git log --first-parent refs/loop/%s\n", st.Name)
 	return nil
@@ -131,7 +83,7 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 		if states == nil {
 			states = []*State{}
 		}
-		return writeJSON(w, states)
+		return textutil.WriteJSON(w, states)
 	}
 	if len(states) == 0 {
 		fmt.Fprintln(w, "no loops (use --all to include ended ones)")
@@ -171,29 +123,13 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 // PrintCheckpoint reports a recorded checkpoint.
 func PrintCheckpoint(w io.Writer, st *State, rec *Iteration, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, rec)
+		return textutil.WriteJSON(w, rec)
 	}
 	change := "no change since the previous iteration"
 	if rec.Changed {
 		change = "tree changed"
 	}
 	fmt.Fprintf(w, "loop %s: iteration %s recorded, snapshot %s (%s; %s, %d hashed)\n",
-		st.Name, FormatIteration(rec.Number, st.MaxIterations), Short(rec.Snapshot), change, FilesText(rec.Files), rec.Hashed)
+		st.Name, FormatIteration(rec.Number, st.MaxIterations), textutil.Short(rec.Snapshot), change, textutil.FilesText(rec.Files), rec.Hashed)
 	return nil
-}
-
-// WriteJSON prints v as indented JSON, as every --json output is.
-func WriteJSON(w io.Writer, v any) error { return writeJSON(w, v) }
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-func Short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // ErrIntent marks a spec that scores as a mere intent: `score`, a check a person runs, exits
@@ -16,7 +18,7 @@ var ErrIntent = errors.New("the spec is only an intent")
 // dimension, or as JSON.
 func PrintScore(w io.Writer, s SpecScore, asJSON bool) error {
 	if asJSON {
-		return writeJSON(w, s)
+		return textutil.WriteJSON(w, s)
 	}
 	fmt.Fprintf(w, "spec: %s\n", s.Summary())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -26,7 +28,7 @@ func PrintScore(w io.Writer, s SpecScore, asJSON bool) error {
 		if len(d.Found) > 0 {
 			shown := make([]string, min(len(d.Found), 2))
 			for i := range shown {
-				shown[i] = Clip(d.Found[i], 32)
+				shown[i] = textutil.Clip(d.Found[i], 32)
 			}
 			found = strings.Join(shown, ", ")
 			if len(d.Found) > 2 {
@@ -51,13 +53,4 @@ func ShapeMeaning(shape string) string {
 		return "shape colleague: a loop runs on it unattended, but the agent would do better with what the table says; `--shape colleague` adds checkpoints for a person"
 	}
 	return "shape intent: vague; a loop on it runs to its limit unattended, but the agent has little to aim at — add what the table says"
-}
-
-// Clip shortens s to at most n runes, marking the cut with "…".
-func Clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -28,7 +28,7 @@ func ScoreLoop(cfg *Config) SpecScore {
 	s := ScoreSpec(cfg.Prompt)
 	var gates, ends []string
 	for _, g := range cfg.Gates {
-		gates = append(gates, fmt.Sprintf("gate %q (%s)", g.Name, Clip(g.Run, 40)))
+		gates = append(gates, fmt.Sprintf("gate %q (%s)", g.Name, textutil.Clip(g.Run, 40)))
 	}
 	for _, p := range cfg.Promises {
 		ends = append(ends, fmt.Sprintf("promise %q", p))
@@ -125,7 +125,7 @@ func (s *Store) resumeAtCheckpoint(name string, tip gitstore.Hash, st *State, no
 	if st.Checkpoint == CheckpointCompletion && !notDone {
 		if judged := judgedTree(st); st.Tree != judged {
 			return nil, fmt.Errorf("%w: loop %q: the worktree changed since its gates passed (tree %s, judged %s); run `git loop resume %s` again to judge it, or send the agent back with `git loop resume %s --not-done`",
-				ErrBusy, name, Short(st.Tree), Short(judged), name, name)
+				ErrBusy, name, textutil.Short(st.Tree), textutil.Short(judged), name, name)
 		}
 		next.Status, next.Reason = StatusCompleted, "completion confirmed by user at iteration "+fmt.Sprint(st.Iteration)
 		ch := &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: %s", name, next.Reason), decision: DecideComplete}
@@ -149,7 +149,7 @@ func (s *Store) resumeAtCheckpoint(name string, tip gitstore.Hash, st *State, no
 // judgedTree is the tree st's gates were last judged on (loops recorded before JudgedTree
 // existed judged every recorded tree).
 func judgedTree(st *State) string {
-	return OrDefaultString(st.JudgedTree, st.Tree)
+	return textutil.OrDefaultString(st.JudgedTree, st.Tree)
 }
 
 // KindConfirm is the kind of the iteration that judges the worktree again when a person
@@ -260,7 +260,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 	rec := &Iteration{Number: next.Iteration, Kind: KindConfirm, At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed,
 		Files: snap.Files, Hashed: snap.Hashed, Decision: decision, Reason: next.Reason, Gates: results, Layer: layer, Unmet: unmet}
 	ch := &change{state: next, iteration: rec, snapshot: snapCommit, decision: decision,
-		subject: fmt.Sprintf("loop %s: iteration %d: %s (%s)", name, next.Iteration, decision, FirstLine(next.Reason))}
+		subject: fmt.Sprintf("loop %s: iteration %d: %s (%s)", name, next.Iteration, decision, textutil.FirstLine(next.Reason))}
 	if decision != DecideContinue {
 		if ch.files, err = s.reportFiles(cfg, &next, tip, rec); err != nil {
 			return nil, err
@@ -271,7 +271,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 
 // gateLine is the last non-empty line of a gate's output, to quote in a one-line reason.
 func gateLine(g GateResult) string {
-	line := FirstLine(strings.TrimSpace(textutil.LastLines(g.Tail, 1)))
+	line := textutil.FirstLine(strings.TrimSpace(textutil.LastLines(g.Tail, 1)))
 	if line == "" {
 		return fmt.Sprintf("%s, exit %d", g.Status, g.ExitCode)
 	}

@@ -63,7 +63,7 @@ func PrintShow(w io.Writer, h *History, n int, opts ShowOptions) error {
 		if prev != nil {
 			v.Previous = prev.Number
 		}
-		return writeJSON(w, v)
+		return textutil.WriteJSON(w, v)
 	}
 	printRecord(w, h, rec, opts)
 	since := "the commit the loop started from"
@@ -92,7 +92,7 @@ func (h *History) previous(n int) (*Iteration, error) {
 func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
 	fmt.Fprintf(w, "iteration %d of loop %s (%s, %s", rec.Number, h.Name, textutil.TerminalSafe(rec.Kind), rec.At.Local().Format("2006-01-02 15:04:05"))
 	if rec.Duration > 0 {
-		fmt.Fprintf(w, ", %s", FormatDuration(rec.Duration))
+		fmt.Fprintf(w, ", %s", textutil.FormatDuration(rec.Duration))
 	}
 	fmt.Fprintln(w, ")")
 	if rec.Decision != "" {
@@ -115,7 +115,7 @@ func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
 	p := logPrinter{opts: LogOptions{Color: opts.Color}}
 	for _, g := range rec.Gates {
 		cell := gateCells[g.Status]
-		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Status), FormatDuration(g.Duration), g.ExitCode)
+		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Status), textutil.FormatDuration(g.Duration), g.ExitCode)
 		if tail := textutil.TerminalSafe(strings.TrimRight(textutil.LastLines(g.Tail, showTailLines), "\n")); tail != "" && !g.Passed() {
 			for _, line := range strings.Split(tail, "\n") {
 				fmt.Fprintf(w, "      | %s\n", line)
@@ -179,7 +179,7 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 	}
 	msg := messageDiff(a, b)
 	if opts.JSON {
-		return writeJSON(w, DiffView{Loop: h.Name, From: from, To: to, Diffstat: stats, MessageDiff: msg})
+		return textutil.WriteJSON(w, DiffView{Loop: h.Name, From: from, To: to, Diffstat: stats, MessageDiff: msg})
 	}
 	fmt.Fprintf(w, "loop %s: iteration %d → %d\n", h.Name, from, to)
 	if len(stats) == 0 {
@@ -195,7 +195,7 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 // is no iteration before it, which is said plainly rather than diffed against the base.
 func nothingToCompare(w io.Writer, h *History, to int, opts ShowOptions) error {
 	if opts.JSON {
-		return writeJSON(w, DiffView{Loop: h.Name, From: to, To: to, Diffstat: []FileStat{}, MessageDiff: []MessageLine{}})
+		return textutil.WriteJSON(w, DiffView{Loop: h.Name, From: to, To: to, Diffstat: []FileStat{}, MessageDiff: []MessageLine{}})
 	}
 	fmt.Fprintf(w, "loop %s has only iteration %d (its start): nothing to compare yet; `git loop show %s %d` shows what it recorded\n", h.Name, to, h.Name, to)
 	return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -106,7 +108,7 @@ func (s *State) Unenforced() bool {
 // maxDuration is the loop's wall-clock limit (0 for none): the one a resume set, else
 // loop.json's.
 func (s *State) maxDuration(cfg *Config) time.Duration {
-	d, err := time.ParseDuration(OrDefaultString(s.MaxDuration, cfg.MaxDuration))
+	d, err := time.ParseDuration(textutil.OrDefaultString(s.MaxDuration, cfg.MaxDuration))
 	if err != nil || d < 0 {
 		return 0
 	}

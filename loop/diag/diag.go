@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Diagnostics is what a gate's output says beyond its exit status: tests passed, failed and
@@ -92,10 +94,10 @@ func (d Diagnostics) String() string {
 	}
 	var problems []string
 	if d.Errors > 0 {
-		problems = append(problems, CountNoun(d.Errors, "error"))
+		problems = append(problems, textutil.CountNoun(d.Errors, "error"))
 	}
 	if d.Warnings > 0 {
-		problems = append(problems, CountNoun(d.Warnings, "warning"))
+		problems = append(problems, textutil.CountNoun(d.Warnings, "warning"))
 	}
 	if len(problems) > 0 {
 		parts = append(parts, strings.Join(problems, ", "))
@@ -104,14 +106,6 @@ func (d Diagnostics) String() string {
 		parts = append(parts, "coverage "+formatPercent(*d.Coverage))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// CountNoun is "1 error" or "3 errors".
-func CountNoun(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // formatPercent renders a percentage with at most one decimal: 72.5%, 85%.

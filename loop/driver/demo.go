@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/loop/report"
 
 	"github.com/git-loop/git-loop/loop"
@@ -63,7 +65,7 @@ func Demo(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "== git loop start demo: gates vet, test; promise %q; snapshot %s\n", demoPromise, loop.Short(st.Snapshot))
+	fmt.Fprintf(w, "== git loop start demo: gates vet, test; promise %q; snapshot %s\n", demoPromise, textutil.Short(st.Snapshot))
 	if _, cfg, err := s.Status("demo"); err == nil && cfg.Spec != nil {
 		fmt.Fprintf(w, "== its spec scores %s (`git loop score` explains)\n", cfg.Spec.Summary())
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -79,7 +81,7 @@ func (l *callLimiter) delay() time.Duration {
 func (l *callLimiter) wait(ctx context.Context, say func(string, ...any)) error {
 	if d := l.delay(); d > 0 {
 		say("%d agent run%s in the last hour (the --calls-per-hour limit): waiting %s, until %s",
-			l.max, loop.Plural(l.max), d.Round(time.Second), l.now().Add(d).Format("15:04:05"))
+			l.max, textutil.Plural(l.max), d.Round(time.Second), l.now().Add(d).Format("15:04:05"))
 		if err := sleepCtx(ctx, d); err != nil {
 			return err
 		}
@@ -151,7 +153,7 @@ func (l *statusLine) end(res *loop.StopResult) {
 	}
 	l.passing, l.last = fmt.Sprintf("%d/%d", pass, l.gates), res.Verdict.Decision
 	if !l.live {
-		fmt.Fprintf(l.w, "git-loop: iteration %d: %s, gates passing %s (%s)\n", l.iter, l.last, l.passing, loop.FirstLine(res.Verdict.Reason))
+		fmt.Fprintf(l.w, "git-loop: iteration %d: %s, gates passing %s (%s)\n", l.iter, l.last, l.passing, textutil.FirstLine(res.Verdict.Reason))
 		return
 	}
 	l.draw()

@@ -14,7 +14,7 @@ import (
 // has it, flags included), what it did not, one line each, and the new loop's state.
 func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 	if asJSON {
-		return loop.WriteJSON(w, res)
+		return textutil.WriteJSON(w, res)
 	}
 	im, cfg := res.Imported, res.Config
 	fmt.Fprintf(w, "import %s (%s)\n", im.File, im.Tool)

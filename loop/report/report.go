@@ -174,9 +174,9 @@ func (r Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Loop %s: %s\n\n", r.Loop, r.Release)
 	r.summaryBox(&b)
-	fmt.Fprintf(&b, "**Task:** %s\n\n", mdCell(loop.FirstLine(r.Task)))
+	fmt.Fprintf(&b, "**Task:** %s\n\n", mdCell(textutil.FirstLine(r.Task)))
 	if r.Spec != nil {
-		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), loop.OrDefaultString(r.Shape, loop.ShapeTool))
+		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), textutil.OrDefaultString(r.Shape, loop.ShapeTool))
 	}
 	if len(r.Layers) > 0 {
 		b.WriteString("## Gates\n\n| layer | gate | final | attempts | failures | defects found | resolved |\n|---|---|---|---|---|---|---|\n")

@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -112,12 +114,12 @@ func failureLine(tail string) string {
 		lower := strings.ToLower(line)
 		for _, w := range failureWords {
 			if strings.Contains(lower, w) {
-				return loop.Clip(line, maxSummary)
+				return textutil.Clip(line, maxSummary)
 			}
 		}
 		last = line
 	}
-	return loop.Clip(last, maxSummary)
+	return textutil.Clip(last, maxSummary)
 }
 
 // printable drops control characters (tabs become spaces) from a summary line.

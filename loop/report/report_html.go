@@ -12,8 +12,6 @@ import (
 
 	"github.com/git-loop/git-loop/loop"
 
-	"github.com/git-loop/git-loop/loop/diag"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
@@ -107,15 +105,15 @@ func (r Report) htmlSummary() []keyValue {
 			e.StartedAt.UTC().Format("2006-01-02 15:04:05"), e.EndedAt.UTC().Format("2006-01-02 15:04:05 UTC"))},
 		{"gates passing", fmt.Sprintf("%d of %d", passing, len(r.Layers))},
 		{"defects", fmt.Sprintf("%d found, %d fixed", found, fixed)},
-		{"rework", diag.CountNoun(len(r.Rework), "time")},
-		{"shape", loop.OrDefaultString(r.Shape, loop.ShapeTool)},
+		{"rework", textutil.CountNoun(len(r.Rework), "time")},
+		{"shape", textutil.OrDefaultString(r.Shape, loop.ShapeTool)},
 	}
 }
 
 // htmlStepOf is one row of the iterations table.
 func htmlStepOf(r Report, s Step) htmlStep {
-	h := htmlStep{Iteration: s.Iteration, At: s.At.UTC().Format("2006-01-02 15:04:05"), Decision: loop.OrDefaultString(s.Decision, s.Kind),
-		Elapsed: loop.FormatDuration(time.Duration(s.ElapsedMS) * time.Millisecond), Reason: s.Reason, Message: s.Message}
+	h := htmlStep{Iteration: s.Iteration, At: s.At.UTC().Format("2006-01-02 15:04:05"), Decision: textutil.OrDefaultString(s.Decision, s.Kind),
+		Elapsed: textutil.FormatDuration(time.Duration(s.ElapsedMS) * time.Millisecond), Reason: s.Reason, Message: s.Message}
 	var gates []string
 	for _, l := range r.Layers {
 		if st, ok := s.Gates[l.Gate]; ok {
@@ -131,7 +129,7 @@ func htmlStepOf(r Report, s Step) htmlStep {
 	sort.Strings(others)
 	h.Gates = strings.Join(append(gates, others...), ", ")
 	if d := s.Diffstat; d != nil && d.Changed > 0 {
-		h.Diff, h.Files = d, loop.FilesText(d.Changed)
+		h.Diff, h.Files = d, textutil.FilesText(d.Changed)
 	}
 	return h
 }

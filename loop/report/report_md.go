@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 
-	"github.com/git-loop/git-loop/loop/diag"
+	"github.com/git-loop/git-loop/loop"
 )
 
 // mdMatrixRows bounds the gate matrix in report.md: a longer loop shows its first and last
@@ -44,7 +44,7 @@ func (r Report) summaryBox(b *strings.Builder) {
 	fmt.Fprintf(b, "| duration | %s (%s → %s) |\n", time.Duration(e.Seconds*float64(time.Second)).Round(time.Second),
 		e.StartedAt.UTC().Format("2006-01-02 15:04:05"), e.EndedAt.UTC().Format("2006-01-02 15:04:05 UTC"))
 	fmt.Fprintf(b, "| gates passing | %d of %d |\n| defects | %d found, %d fixed |\n| rework | %s |\n\n",
-		passing, len(r.Layers), found, fixed, diag.CountNoun(len(r.Rework), "time"))
+		passing, len(r.Layers), found, fixed, textutil.CountNoun(len(r.Rework), "time"))
 }
 
 // mdRow is one row of the Markdown gate matrix: an iteration, or a run of iterations
@@ -70,7 +70,7 @@ func (r Report) matrixRows() []mdRow {
 				cells[i] = s.Gates[l.Gate]
 			}
 		}
-		row := mdRow{first: s.Iteration, last: s.Iteration, decision: loop.OrDefaultString(s.Decision, s.Kind), cells: strings.Join(cells, " | ")}
+		row := mdRow{first: s.Iteration, last: s.Iteration, decision: textutil.OrDefaultString(s.Decision, s.Kind), cells: strings.Join(cells, " | ")}
 		if d := s.Diffstat; d != nil {
 			row.added, row.deleted, row.files = d.Added, d.Deleted, d.Changed
 		}
@@ -111,7 +111,7 @@ func (r Report) mdMatrix(b *strings.Builder) {
 		}
 		changes := "·"
 		if hasDiff && row.files > 0 {
-			changes = fmt.Sprintf("%s, +%d −%d", loop.FilesText(row.files), row.added, row.deleted)
+			changes = fmt.Sprintf("%s, +%d −%d", textutil.FilesText(row.files), row.added, row.deleted)
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", iter, row.decision, row.cells, changes)
 	}
@@ -132,7 +132,7 @@ func (r Report) mdRework(b *strings.Builder) {
 			}
 			continue
 		}
-		fmt.Fprintf(b, "- iteration %d: back to %s (%s)\n", e.Iteration, mdCell(e.Layer), mdCell(loop.FirstLine(e.Reason)))
+		fmt.Fprintf(b, "- iteration %d: back to %s (%s)\n", e.Iteration, mdCell(e.Layer), mdCell(textutil.FirstLine(e.Reason)))
 	}
 	b.WriteString("\n")
 }
@@ -157,7 +157,7 @@ func (r Report) mdDefects(b *strings.Builder) {
 			seen += fmt.Sprintf(", seen %d times, last at %d", d.Occurrences, d.LastSeen)
 		}
 		if d.Reopened > 0 {
-			seen += fmt.Sprintf(", came back %s", diag.CountNoun(d.Reopened, "time"))
+			seen += fmt.Sprintf(", came back %s", textutil.CountNoun(d.Reopened, "time"))
 		}
 		fmt.Fprintf(b, "- **%s** (layer %d, %s): %s — %s; %s\n", mdCell(d.Gate), d.Layer, d.Status, mdCode(d.Summary), seen, state)
 	}

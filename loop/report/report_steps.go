@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/diag"
@@ -30,7 +32,7 @@ const maxStepMessage = 1 << 10
 // recorded (or the loop started).
 func newStep(it loop.Iteration, prevAt time.Time) Step {
 	s := Step{Iteration: it.Number, Kind: it.Kind, At: it.At, GatesMS: it.Duration.Milliseconds(), Decision: it.Decision,
-		Reason: it.Reason, Layer: it.Layer, Changed: it.Changed, Message: loop.Clip(it.Message, maxStepMessage)}
+		Reason: it.Reason, Layer: it.Layer, Changed: it.Changed, Message: textutil.Clip(it.Message, maxStepMessage)}
 	if !it.At.IsZero() && !prevAt.IsZero() && it.At.After(prevAt) {
 		s.ElapsedMS = it.At.Sub(prevAt).Milliseconds()
 	}

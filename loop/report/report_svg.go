@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -149,17 +151,17 @@ func matrixFigure(r Report, g grid) svgFigure {
 	}
 	label(0, "decision")
 	for li, l := range r.Layers {
-		label(li+1, loop.Clip(l.Gate, 24))
+		label(li+1, textutil.Clip(l.Gate, 24))
 	}
 	for i, s := range g.steps {
 		x := g.x(i)
-		d := loop.OrDefaultString(s.Decision, s.Kind)
+		d := textutil.OrDefaultString(s.Decision, s.Kind)
 		f.Rects = append(f.Rects, svgRect{X: px(x), Y: px(top), W: px(g.cell - gap), H: px(rowHeight - 2), Class: decisionClass(s),
 			Title: fmt.Sprintf("iteration %d: %s", s.Iteration, d)})
 		for li, l := range r.Layers {
 			st := s.Gates[l.Gate]
 			f.Rects = append(f.Rects, svgRect{X: px(x), Y: px(top + float64(li+1)*rowHeight), W: px(g.cell - gap), H: px(rowHeight - 2),
-				Class: gateClass(st), Title: fmt.Sprintf("iteration %d · %s: %s", s.Iteration, l.Gate, loop.OrDefaultString(st, "not run"))})
+				Class: gateClass(st), Title: fmt.Sprintf("iteration %d · %s: %s", s.Iteration, l.Gate, textutil.OrDefaultString(st, "not run"))})
 		}
 	}
 	bottom := top + float64(rows)*rowHeight
@@ -191,7 +193,7 @@ func timelineFigure(g grid) svgFigure {
 		}
 		hasCover = hasCover || s.Coverage != nil
 	}
-	dur := panel{top: 6, max: math.Max(maxMS, 1), name: "time", scale: "max " + loop.FormatDuration(time.Duration(maxMS)*time.Millisecond)}
+	dur := panel{top: 6, max: math.Max(maxMS, 1), name: "time", scale: "max " + textutil.FormatDuration(time.Duration(maxMS)*time.Millisecond)}
 	tests := panel{top: dur.top + panelHeight + panelGap, max: math.Max(maxTests, 1), name: "tests", scale: fmt.Sprintf("max %d", int(maxTests))}
 	cover := panel{top: tests.top + panelHeight + panelGap, max: 100, name: "coverage", scale: "0–100%"}
 	for _, p := range []panel{dur, tests, cover} {
@@ -199,8 +201,8 @@ func timelineFigure(g grid) svgFigure {
 	}
 	for i, s := range g.steps {
 		x, w := g.x(i)+g.cell*0.15, math.Max(g.cell*0.7, 1)
-		f.bar(x, w, dur, float64(s.ElapsedMS), "bar-elapsed", fmt.Sprintf("iteration %d: %s since the iteration before", s.Iteration, loop.FormatDuration(time.Duration(s.ElapsedMS)*time.Millisecond)))
-		f.bar(x, w, dur, float64(s.GatesMS), "bar-gates", fmt.Sprintf("iteration %d: checks took %s", s.Iteration, loop.FormatDuration(time.Duration(s.GatesMS)*time.Millisecond)))
+		f.bar(x, w, dur, float64(s.ElapsedMS), "bar-elapsed", fmt.Sprintf("iteration %d: %s since the iteration before", s.Iteration, textutil.FormatDuration(time.Duration(s.ElapsedMS)*time.Millisecond)))
+		f.bar(x, w, dur, float64(s.GatesMS), "bar-gates", fmt.Sprintf("iteration %d: checks took %s", s.Iteration, textutil.FormatDuration(time.Duration(s.GatesMS)*time.Millisecond)))
 	}
 	f.Series = append(f.Series,
 		g.series(tests, "line-passed", "tests passing", func(s Step) *float64 { return intValue(s.TestsPassed) }),

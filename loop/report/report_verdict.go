@@ -3,9 +3,9 @@ package report
 import (
 	"fmt"
 
-	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 
-	"github.com/git-loop/git-loop/loop/diag"
+	"github.com/git-loop/git-loop/loop"
 )
 
 // verdict is the report's release decision and, unless it is SHIP, why:
@@ -23,7 +23,7 @@ func verdict(cfg *loop.Config, st *loop.State, layers []LayerReport) (string, []
 	var research, monitor []string
 	if len(layers) > 0 && st.JudgedTree != "" && st.Tree != st.JudgedTree {
 		research = append(research, fmt.Sprintf("the final snapshot (tree %s) is not the tree the gates were last judged on (%s): run `git loop check %s` on it",
-			loop.Short(st.Tree), loop.Short(st.JudgedTree), st.Name))
+			textutil.Short(st.Tree), textutil.Short(st.JudgedTree), st.Name))
 	}
 	for _, l := range layers {
 		switch {
@@ -60,9 +60,9 @@ func notCompleted(st *loop.State) string {
 	case loop.StatusActive:
 		return fmt.Sprintf("the loop is still running (iteration %d)", st.Iteration)
 	case loop.StatusPaused:
-		return "the loop is paused: " + loop.OrDefaultString(loop.FirstLine(st.Reason), "no reason recorded")
+		return "the loop is paused: " + textutil.OrDefaultString(textutil.FirstLine(st.Reason), "no reason recorded")
 	case loop.StatusCancelled:
-		return "the loop was cancelled: " + loop.OrDefaultString(loop.FirstLine(st.Reason), "no reason recorded")
+		return "the loop was cancelled: " + textutil.OrDefaultString(textutil.FirstLine(st.Reason), "no reason recorded")
 	}
 	return "the loop did not complete (" + st.Status + ")"
 }
@@ -75,10 +75,10 @@ func passWarnings(l LayerReport) []string {
 	}
 	var out []string
 	if d.Warnings > 0 {
-		out = append(out, fmt.Sprintf("gate %s passed with %s", l.Gate, diag.CountNoun(d.Warnings, "warning")))
+		out = append(out, fmt.Sprintf("gate %s passed with %s", l.Gate, textutil.CountNoun(d.Warnings, "warning")))
 	}
 	if d.Skipped != nil && *d.Skipped > 0 {
-		out = append(out, fmt.Sprintf("gate %s passed with %s skipped", l.Gate, diag.CountNoun(*d.Skipped, "test")))
+		out = append(out, fmt.Sprintf("gate %s passed with %s skipped", l.Gate, textutil.CountNoun(*d.Skipped, "test")))
 	}
 	return out
 }

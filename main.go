@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/git-loop/git-loop/loop/review"
+
 	"github.com/git-loop/git-loop/loop/share"
 
 	"github.com/git-loop/git-loop/loop/report"
@@ -196,7 +198,7 @@ func exitCode(err error) int {
 	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent),
 		errors.Is(err, hooks.ErrHookFile):
 		return exitUsage
-	case errors.Is(err, loop.ErrBisectRange): // the answer "no failure to find", as check's failing gate
+	case errors.Is(err, review.ErrBisectRange): // the answer "no failure to find", as check's failing gate
 		return exitFailure
 	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
 		return exitNoLoop
@@ -302,7 +304,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if err != nil {
 						return err
 					}
-					if err := loop.PrintState(out, st, c.Bool("json"), "started"); err != nil || c.Bool("json") {
+					if err := review.PrintState(out, st, c.Bool("json"), "started"); err != nil || c.Bool("json") {
 						return err
 					}
 					if err := printShapeOf(out, s, st.Name); err != nil || !c.IsSet(slashArgsFlag.Name) {
@@ -326,7 +328,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if err != nil {
 						return err
 					}
-					return loop.PrintStatus(out, st, cfg, c.Bool("json"))
+					return review.PrintStatus(out, st, cfg, c.Bool("json"))
 				})
 			},
 		},
@@ -351,7 +353,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 						states, skipped = append(states, fetched...), append(skipped, more...)
 					}
 					warnSkipped(errOut, skipped)
-					return loop.PrintList(out, s.WithProblems(states), c.Bool("json"))
+					return review.PrintList(out, s.WithProblems(states), c.Bool("json"))
 				})
 			},
 		},
@@ -370,7 +372,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if rec.NotesErr != nil {
 						fmt.Fprintf(errOut, "git-loop: warning: %v\n", rec.NotesErr)
 					}
-					return loop.PrintCheckpoint(out, st, rec, c.Bool("json"))
+					return review.PrintCheckpoint(out, st, rec, c.Bool("json"))
 				})
 			},
 		},
@@ -463,7 +465,7 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 				if err != nil {
 					return err
 				}
-				return loop.PrintState(out, st, c.Bool("json"), transitionVerb(t, st))
+				return review.PrintState(out, st, c.Bool("json"), transitionVerb(t, st))
 			})
 		},
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/review"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -26,8 +28,8 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 		Description: "CMD exits 0 for good, 125 when it cannot judge an iteration, anything else for bad (as with git bisect run).\n" +
 			"The good iteration defaults to the first, the bad one to the newest. Your worktree is never touched.",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "good", Usage: "an iteration `I` where CMD passes", Value: loop.Latest, DefaultText: "the first"},
-			&cli.IntFlag{Name: "bad", Usage: "an iteration `J` where CMD fails", Value: loop.Latest, DefaultText: "the newest"},
+			&cli.IntFlag{Name: "good", Usage: "an iteration `I` where CMD passes", Value: review.Latest, DefaultText: "the first"},
+			&cli.IntFlag{Name: "bad", Usage: "an iteration `J` where CMD fails", Value: review.Latest, DefaultText: "the newest"},
 			&cli.DurationFlag{Name: "timeout", Usage: "kill CMD after `DURATION` (the iteration counts as untestable)", Value: loop.DefaultGateTimeout},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 		},
@@ -44,7 +46,7 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 				return err
 			}
 			return withRecent(name, func(s *loop.Store, name string) error {
-				res, err := s.Bisect(c.Context, name, loop.BisectOptions{Good: c.Int("good"), Bad: c.Int("bad"),
+				res, err := review.Bisect(s, c.Context, name, review.BisectOptions{Good: c.Int("good"), Bad: c.Int("bad"),
 					Command: command, Timeout: c.Duration("timeout"), Progress: errOut})
 				if err != nil {
 					return err
@@ -69,7 +71,7 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 				}
 				fmt.Fprintln(out)
 				return withHistory(name, func(h *loop.History) error {
-					return loop.PrintDiff(c.Context, out, h, res.LastGood, res.FirstBad, loop.ShowOptions{Color: useColor(out)})
+					return review.PrintDiff(c.Context, out, h, res.LastGood, res.FirstBad, review.ShowOptions{Color: useColor(out)})
 				})
 			})
 		},

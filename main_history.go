@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/git-loop/git-loop/loop/review"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -27,7 +29,7 @@ func historyCommands(out io.Writer) []*cli.Command {
 					return usageError{msg: fmt.Sprintf("log -n: give a positive number of iterations (got %d); leave -n out to show them all", n)}
 				}
 				return withHistory(name, func(h *loop.History) error {
-					return loop.PrintLog(out, h, loop.LogOptions{JSON: c.Bool("json"), Color: useColor(out), Limit: c.Int("max-count")})
+					return review.PrintLog(out, h, review.LogOptions{JSON: c.Bool("json"), Color: useColor(out), Limit: c.Int("max-count")})
 				})
 			},
 		},
@@ -40,7 +42,7 @@ func historyCommands(out io.Writer) []*cli.Command {
 					return err
 				}
 				return withHistory(name, func(h *loop.History) error {
-					return loop.PrintShow(out, h, iters[0], loop.ShowOptions{JSON: c.Bool("json"), Color: useColor(out)})
+					return review.PrintShow(out, h, iters[0], review.ShowOptions{JSON: c.Bool("json"), Color: useColor(out)})
 				})
 			},
 		},
@@ -55,11 +57,11 @@ func historyCommands(out io.Writer) []*cli.Command {
 					return err
 				}
 				from, to := iters[0], iters[1]
-				if from != loop.Latest && to == loop.Latest && c.NArg() > 0 {
-					to = loop.Latest // A alone: A against the latest
+				if from != review.Latest && to == review.Latest && c.NArg() > 0 {
+					to = review.Latest // A alone: A against the latest
 				}
 				return withHistory(name, func(h *loop.History) error {
-					return loop.PrintDiff(c.Context, out, h, from, to, loop.ShowOptions{JSON: c.Bool("json"), Color: useColor(out)})
+					return review.PrintDiff(c.Context, out, h, from, to, review.ShowOptions{JSON: c.Bool("json"), Color: useColor(out)})
 				})
 			},
 		},
@@ -81,7 +83,7 @@ func nameAndIterations(c *cli.Context, max int) (string, []int, error) {
 	}
 	iters := make([]int, max)
 	for i := range iters {
-		iters[i] = loop.Latest
+		iters[i] = review.Latest
 	}
 	for i, a := range args {
 		n, err := strconv.Atoi(a)

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/review"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -20,7 +22,7 @@ func restoreCommand(out, errOut io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if iters[0] == loop.Latest {
+			if iters[0] == review.Latest {
 				return usageError{msg: "restore needs the iteration to go back to, e.g. `git loop restore 3`; see `git loop log`"}
 			}
 			return withRecent(name, func(s *loop.Store, name string) error {

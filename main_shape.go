@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-loop/git-loop/loop/review"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -15,7 +17,7 @@ func printShapeOf(out io.Writer, s *loop.Store, name string) error {
 	if err != nil {
 		return err
 	}
-	loop.PrintExit(out, cfg)
+	review.PrintExit(out, cfg)
 	loop.PrintShape(out, cfg)
 	return nil
 }

@@ -3,8 +3,6 @@ package loop
 import (
 	"bytes"
 	"errors"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
@@ -82,7 +80,7 @@ func countLines(path string, old, cur []byte) FileStat {
 		st.Binary = true
 		return st
 	}
-	for _, d := range lineDiff(string(old), string(cur)) {
+	for _, d := range textutil.LineDiff(string(old), string(cur)) {
 		n := strings.Count(d.Text, "\n")
 		if !strings.HasSuffix(d.Text, "\n") && d.Text != "" {
 			n++
@@ -97,13 +95,6 @@ func countLines(path string, old, cur []byte) FileStat {
 	return st
 }
 
-// lineDiff is a line-level diff of a and b: each Diff's text is whole lines.
-func lineDiff(a, b string) []diffmatchpatch.Diff {
-	dmp := diffmatchpatch.New()
-	ca, cb, lines := dmp.DiffLinesToChars(a, b)
-	return dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
-}
-
 func isBinary(b []byte) bool {
 	if len(b) > maxDiffBytes {
 		return true
@@ -113,36 +104,4 @@ func isBinary(b []byte) bool {
 		head = head[:8000]
 	}
 	return bytes.IndexByte(head, 0) >= 0
-}
-
-// printDiffstat prints stats as git's --stat does: path | n +++--- , then a summary line.
-func printDiffstat(w io.Writer, stats []FileStat, color bool) {
-	width := 0
-	for _, s := range stats {
-		width = max(width, len(s.Path))
-	}
-	added, deleted := 0, 0
-	for _, s := range stats {
-		if s.Binary {
-			fmt.Fprintf(w, " %-*s | Bin\n", width, s.Path)
-			continue
-		}
-		added, deleted = added+s.Added, deleted+s.Deleted
-		plus, minus := bar(s.Added, s.Deleted, 40)
-		if color {
-			plus, minus = "\x1b[32m"+plus+"\x1b[0m", "\x1b[31m"+minus+"\x1b[0m"
-		}
-		fmt.Fprintf(w, " %-*s | %4d %s%s\n", width, s.Path, s.Added+s.Deleted, plus, minus)
-	}
-	fmt.Fprintf(w, " %d file%s changed, %d insertion%s(+), %d deletion%s(-)\n",
-		len(stats), textutil.Plural(len(stats)), added, textutil.Plural(added), deleted, textutil.Plural(deleted))
-}
-
-// bar scales a file's +/- counts to at most width characters.
-func bar(added, deleted, width int) (string, string) {
-	total := added + deleted
-	if total > width {
-		added, deleted = added*width/total, deleted*width/total
-	}
-	return strings.Repeat("+", added), strings.Repeat("-", deleted)
 }

@@ -45,9 +45,9 @@ func summarySuffix(d *diag.Diagnostics) string {
 	return "  (" + d.String() + ")"
 }
 
-// gateConditions is " (require coverage >= 85; coverage from cover.out)" for status, or
+// GateConditions is " (require coverage >= 85; coverage from cover.out)" for status, or
 // nothing for a gate judged by its exit status alone.
-func gateConditions(g Gate) string {
+func GateConditions(g Gate) string {
 	var parts []string
 	if len(g.Require) > 0 {
 		parts = append(parts, "require "+strings.Join(g.Require, ", "))

@@ -237,3 +237,6 @@ func (s *Store) reportFiles(cfg *Config, next *State, tip gitstore.Hash, rec *It
 	}
 	return s.ReportFiles(cfg, next, iters), nil
 }
+
+// GitDir is the git directory of the repository holding the loop.
+func (h *History) GitDir() string { return h.s.Repo.GitDir }

@@ -63,7 +63,7 @@ var (
 // Files in a state commit's tree.
 const (
 	configFile     = "loop.json"
-	stateFile      = "state.json"
+	StateFile      = "state.json"
 	iterationsDir  = "iterations"
 	maxRefRetries  = 100
 	iterationShard = 100
@@ -135,7 +135,7 @@ func (s *Store) stateAt(name string, tip gitstore.Hash) (*State, error) {
 // loadState is stateAt without the error's context: why tip holds no state of loop name.
 func (s *Store) loadState(name string, tip gitstore.Hash) (*State, error) {
 	var st State
-	if err := s.readJSON(tip, stateFile, &st); err != nil {
+	if err := s.readJSON(tip, StateFile, &st); err != nil {
 		return nil, err
 	}
 	if err := st.check(name); err != nil {

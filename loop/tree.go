@@ -21,7 +21,7 @@ func (s *Store) stateTree(parent gitstore.Hash, ch *change) (gitstore.Hash, erro
 	blobs := map[string]gitstore.Hash{}
 	add := func(path string, v any) error { return s.addJSON(blobs, path, v) }
 	ch.state.Problems = nil // what status saw now, never part of the record
-	if err := add(stateFile, &ch.state); err != nil {
+	if err := add(StateFile, &ch.state); err != nil {
 		return gitstore.ZeroHash, err
 	}
 	if ch.config != nil {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/review"
+
 	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
@@ -65,7 +67,7 @@ func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 		return nil
 	}
 	fmt.Fprintf(w, "%s is left untouched: if the old tool's hook is still installed, stop its loop there\n", im.File)
-	return loop.PrintState(w, res.State, false, "started")
+	return review.PrintState(w, res.State, false, "started")
 }
 
 // noPromiseText says what ends a loop imported without a promise.

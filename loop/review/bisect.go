@@ -1,4 +1,4 @@
-package loop
+package review
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 
@@ -46,7 +48,7 @@ var (
 )
 
 // errBisectInterrupted: Ctrl-C during a bisect (the scratch worktree is still removed).
-var errBisectInterrupted = fmt.Errorf("%w; bisect stopped, its scratch worktree removed", ErrInterrupted)
+var errBisectInterrupted = fmt.Errorf("%w; bisect stopped, its scratch worktree removed", loop.ErrInterrupted)
 
 // untestable is the exit code that marks an iteration as one the command cannot judge, as
 // with git bisect run.
@@ -56,7 +58,7 @@ const untestable = 125
 // between a good and a bad iteration. Each snapshot is checked out in a scratch worktree
 // (git worktree add --detach, removed afterwards even when ctx is cancelled), so the user's
 // worktree, index and branches are never touched.
-func (s *Store) Bisect(ctx context.Context, name string, opts BisectOptions) (*BisectResult, error) {
+func Bisect(s *loop.Store, ctx context.Context, name string, opts BisectOptions) (*BisectResult, error) {
 	h, err := s.OpenHistory(name)
 	if err != nil {
 		return nil, err
@@ -65,7 +67,7 @@ func (s *Store) Bisect(ctx context.Context, name string, opts BisectOptions) (*B
 	if err != nil {
 		return nil, err
 	}
-	scratch, cleanup, err := s.scratchWorktree(ctx, iters[0].Snapshot)
+	scratch, cleanup, err := scratchWorktree(s, ctx, iters[0].Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -118,20 +120,20 @@ func (s *Store) Bisect(ctx context.Context, name string, opts BisectOptions) (*B
 }
 
 // bisectRange is the iterations from good to bad (oldest first), with a snapshot each.
-func bisectRange(h *History, good, bad int) ([]*Iteration, error) {
+func bisectRange(h *loop.History, good, bad int) ([]*loop.Iteration, error) {
 	for _, end := range []struct {
 		flag string
 		n    int
 	}{{"--good", good}, {"--bad", bad}} {
 		if end.n != Latest && (end.n < 0 || end.n > h.State.Iteration) {
 			return nil, fmt.Errorf("%w: %s %d: loop %s has iterations 0-%d; see `git loop log %s`",
-				ErrNoIteration, end.flag, end.n, h.Name, h.State.Iteration, h.Name)
+				loop.ErrNoIteration, end.flag, end.n, h.Name, h.State.Iteration, h.Name)
 		}
 	}
-	var iters []*Iteration
-	err := h.Each(func(rec *Iteration) error {
+	var iters []*loop.Iteration
+	err := h.Each(func(rec *loop.Iteration) error {
 		if rec.Tree != "" {
-			iters = append([]*Iteration{rec}, iters...)
+			iters = append([]*loop.Iteration{rec}, iters...)
 		}
 		return nil
 	})
@@ -144,7 +146,7 @@ func bisectRange(h *History, good, bad int) ([]*Iteration, error) {
 	if bad == Latest && len(iters) > 0 {
 		bad = iters[len(iters)-1].Number
 	}
-	var out []*Iteration
+	var out []*loop.Iteration
 	for _, rec := range iters {
 		if rec.Number >= good && rec.Number <= bad {
 			out = append(out, rec)
@@ -182,7 +184,7 @@ type bisector struct {
 }
 
 // pick is the iteration nearest the middle of (lo, hi) not known to be untestable, or -1.
-func (b *bisector) pick(iters []*Iteration, lo, hi int) int {
+func (b *bisector) pick(iters []*loop.Iteration, lo, hi int) int {
 	mid := (lo + hi) / 2
 	for d := 0; d < hi-lo; d++ {
 		for _, i := range []int{mid - d, mid + d} {
@@ -197,7 +199,7 @@ func (b *bisector) pick(iters []*Iteration, lo, hi int) int {
 }
 
 // test runs the command on rec's snapshot (once per distinct tree).
-func (b *bisector) test(rec *Iteration) testRun {
+func (b *bisector) test(rec *loop.Iteration) testRun {
 	if r, ok := b.results[rec.Tree]; ok {
 		return r
 	}
@@ -214,7 +216,7 @@ func (b *bisector) test(rec *Iteration) testRun {
 	return r
 }
 
-func (b *bisector) run(rec *Iteration) testRun {
+func (b *bisector) run(rec *loop.Iteration) testRun {
 	checkout := exec.CommandContext(b.ctx, "git", "checkout", "-q", "--detach", "-f", rec.Snapshot)
 	clean := exec.CommandContext(b.ctx, "git", "clean", "-q", "-ffdx")
 	for _, cmd := range []*exec.Cmd{checkout, clean} {
@@ -226,16 +228,16 @@ func (b *bisector) run(rec *Iteration) testRun {
 	cmd := exec.Command(b.opts.Command[0], b.opts.Command[1:]...)
 	cmd.Dir = b.dir
 	cmd.Env = append(gitstore.CleanGitEnv(), fmt.Sprintf("GIT_LOOP_ITERATION=%d", rec.Number))
-	out := NewTailBuffer(DefaultGateTailBytes)
+	out := loop.NewTailBuffer(loop.DefaultGateTailBytes)
 	timeout := b.opts.Timeout
 	if timeout <= 0 {
-		timeout = DefaultGateTimeout
+		timeout = loop.DefaultGateTimeout
 	}
-	run, err := RunInGroup(b.ctx, cmd, timeout, out, nil)
+	run, err := loop.RunInGroup(b.ctx, cmd, timeout, out, nil)
 	if err != nil {
 		return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot run %s: %v", b.opts.Command[0], err)}
 	}
-	code, _ := GateExit(run.WaitErr)
+	code, _ := loop.GateExit(run.WaitErr)
 	r := testRun{exitCode: code, output: out.Text()}
 	switch {
 	case run.Stopped != "":
@@ -265,7 +267,7 @@ func (b *bisector) rangeError(r testRun, what, flag string) error {
 // scratchWorktree adds a worktree detached at commit in a temporary directory and returns a
 // cleanup that removes it (and git's record of it), to be deferred: it runs even after ctx
 // ends.
-func (s *Store) scratchWorktree(ctx context.Context, commit string) (string, func(), error) {
+func scratchWorktree(s *loop.Store, ctx context.Context, commit string) (string, func(), error) {
 	parent, err := os.MkdirTemp("", "git-loop-bisect-")
 	if err != nil {
 		return "", nil, fmt.Errorf("bisect: scratch directory: %w", err)

@@ -1,4 +1,4 @@
-package loop
+package review
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 
@@ -26,10 +28,10 @@ const showTailLines = 20
 // IterationView is `git loop show --json`: the record and what changed since the iteration
 // before it.
 type IterationView struct {
-	Loop      string     `json:"loop"`
-	Iteration *Iteration `json:"record"`
-	Previous  int        `json:"previous"` // -1 for the first
-	Diffstat  []FileStat `json:"diffstat"`
+	Loop      string          `json:"loop"`
+	Iteration *loop.Iteration `json:"record"`
+	Previous  int             `json:"previous"` // -1 for the first
+	Diffstat  []loop.FileStat `json:"diffstat"`
 }
 
 // Latest is the iteration number `show` and `diff` use when none is given.
@@ -37,7 +39,7 @@ const Latest = -1
 
 // PrintShow prints iteration n (Latest: the newest): its decision and why, each gate with the
 // end of its output, the agent's last message, and the diffstat since the iteration before.
-func PrintShow(w io.Writer, h *History, n int, opts ShowOptions) error {
+func PrintShow(w io.Writer, h *loop.History, n int, opts ShowOptions) error {
 	if n == Latest {
 		n = h.State.Iteration
 	}
@@ -45,14 +47,14 @@ func PrintShow(w io.Writer, h *History, n int, opts ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	prev, _ := h.previous(n)
+	prev, _ := previous(h, n)
 	a, err := h.Before(prev)
 	if err != nil {
 		return err
 	}
 	b, err := gitstore.ParseHash(rec.Tree)
 	if err != nil {
-		return fmt.Errorf("%w: iteration %d has no tree", ErrCorrupt, n)
+		return fmt.Errorf("%w: iteration %d has no tree", loop.ErrCorrupt, n)
 	}
 	stats, err := h.Diffstat(a, b)
 	if err != nil {
@@ -80,7 +82,7 @@ func PrintShow(w io.Writer, h *History, n int, opts ShowOptions) error {
 }
 
 // previous is the record of the iteration before n, or nil for the first.
-func (h *History) previous(n int) (*Iteration, error) {
+func previous(h *loop.History, n int) (*loop.Iteration, error) {
 	for m := n - 1; m >= 0; m-- {
 		if rec, err := h.Get(m); err == nil {
 			return rec, nil
@@ -89,7 +91,7 @@ func (h *History) previous(n int) (*Iteration, error) {
 	return nil, nil
 }
 
-func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
+func printRecord(w io.Writer, h *loop.History, rec *loop.Iteration, opts ShowOptions) {
 	fmt.Fprintf(w, "iteration %d of loop %s (%s, %s", rec.Number, h.Name, textutil.TerminalSafe(rec.Kind), rec.At.Local().Format("2006-01-02 15:04:05"))
 	if rec.Duration > 0 {
 		fmt.Fprintf(w, ", %s", textutil.FormatDuration(rec.Duration))
@@ -132,11 +134,11 @@ func printRecord(w io.Writer, h *History, rec *Iteration, opts ShowOptions) {
 
 // DiffView is `git loop diff --json`.
 type DiffView struct {
-	Loop        string        `json:"loop"`
-	From        int           `json:"from"`
-	To          int           `json:"to"`
-	Diffstat    []FileStat    `json:"diffstat"`
-	MessageDiff []MessageLine `json:"message_diff"`
+	Loop        string          `json:"loop"`
+	From        int             `json:"from"`
+	To          int             `json:"to"`
+	Diffstat    []loop.FileStat `json:"diffstat"`
+	MessageDiff []MessageLine   `json:"message_diff"`
 }
 
 // MessageLine is one line of the diff between two iterations' agent messages.
@@ -148,7 +150,7 @@ type MessageLine struct {
 // PrintDiff prints the rework between iterations from and to (Latest to: the newest, and
 // from the one before it): the diffstat and patch of their snapshots (by git diff, so the
 // patch is exactly git's), then how the agent's message changed.
-func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts ShowOptions) error {
+func PrintDiff(ctx context.Context, w io.Writer, h *loop.History, from, to int, opts ShowOptions) error {
 	if to == Latest {
 		to = h.State.Iteration
 	}
@@ -162,7 +164,7 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 	if err != nil {
 		return err
 	}
-	var a *Iteration
+	var a *loop.Iteration
 	if from >= 0 {
 		if a, err = h.Get(from); err != nil {
 			return err
@@ -184,7 +186,7 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 	fmt.Fprintf(w, "loop %s: iteration %d → %d\n", h.Name, from, to)
 	if len(stats) == 0 {
 		fmt.Fprintln(w, "no change to the worktree")
-	} else if err := h.gitDiff(ctx, w, ta, tb, opts.Color); err != nil {
+	} else if err := gitDiff(h, ctx, w, ta, tb, opts.Color); err != nil {
 		return err
 	}
 	printMessageDiff(w, msg, from, to, opts.Color)
@@ -193,16 +195,16 @@ func PrintDiff(ctx context.Context, w io.Writer, h *History, from, to int, opts 
 
 // nothingToCompare answers a diff of a loop that has only iteration to (its start): there
 // is no iteration before it, which is said plainly rather than diffed against the base.
-func nothingToCompare(w io.Writer, h *History, to int, opts ShowOptions) error {
+func nothingToCompare(w io.Writer, h *loop.History, to int, opts ShowOptions) error {
 	if opts.JSON {
-		return textutil.WriteJSON(w, DiffView{Loop: h.Name, From: to, To: to, Diffstat: []FileStat{}, MessageDiff: []MessageLine{}})
+		return textutil.WriteJSON(w, DiffView{Loop: h.Name, From: to, To: to, Diffstat: []loop.FileStat{}, MessageDiff: []MessageLine{}})
 	}
 	fmt.Fprintf(w, "loop %s has only iteration %d (its start): nothing to compare yet; `git loop show %s %d` shows what it recorded\n", h.Name, to, h.Name, to)
 	return nil
 }
 
 // gitDiff runs git diff --stat --patch between two trees, writing to w.
-func (h *History) gitDiff(ctx context.Context, w io.Writer, a, b gitstore.Hash, color bool) error {
+func gitDiff(h *loop.History, ctx context.Context, w io.Writer, a, b gitstore.Hash, color bool) error {
 	from := a.String()
 	if a.IsZero() {
 		from = emptyTree
@@ -211,7 +213,7 @@ func (h *History) gitDiff(ctx context.Context, w io.Writer, a, b gitstore.Hash, 
 	if color {
 		mode = "--color=always"
 	}
-	cmd := exec.CommandContext(ctx, "git", "--no-pager", "--git-dir", h.s.Repo.GitDir, "diff", "--no-ext-diff", mode, "--stat", "--patch", from, b.String())
+	cmd := exec.CommandContext(ctx, "git", "--no-pager", "--git-dir", h.GitDir(), "diff", "--no-ext-diff", mode, "--stat", "--patch", from, b.String())
 	cmd.Stdout, cmd.Stderr, cmd.Env = w, w, gitstore.CleanGitEnv()
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("git diff of the snapshots: %w", err)
@@ -223,13 +225,13 @@ func (h *History) gitDiff(ctx context.Context, w io.Writer, a, b gitstore.Hash, 
 const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 // messageDiff is a line diff of the agent's messages of two iterations.
-func messageDiff(a, b *Iteration) []MessageLine {
+func messageDiff(a, b *loop.Iteration) []MessageLine {
 	old := ""
 	if a != nil {
 		old = a.Message
 	}
 	var out []MessageLine
-	for _, d := range lineDiff(ensureNewline(old), ensureNewline(b.Message)) {
+	for _, d := range textutil.LineDiff(ensureNewline(old), ensureNewline(b.Message)) {
 		op := map[diffmatchpatch.Operation]string{diffmatchpatch.DiffEqual: "=", diffmatchpatch.DiffDelete: "-", diffmatchpatch.DiffInsert: "+"}[d.Type]
 		for _, line := range strings.SplitAfter(d.Text, "\n") {
 			if line != "" {
@@ -275,4 +277,36 @@ func printMessageDiff(w io.Writer, lines []MessageLine, from, to int, color bool
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// printDiffstat prints stats as git's --stat does: path | n +++--- , then a summary line.
+func printDiffstat(w io.Writer, stats []loop.FileStat, color bool) {
+	width := 0
+	for _, s := range stats {
+		width = max(width, len(s.Path))
+	}
+	added, deleted := 0, 0
+	for _, s := range stats {
+		if s.Binary {
+			fmt.Fprintf(w, " %-*s | Bin\n", width, s.Path)
+			continue
+		}
+		added, deleted = added+s.Added, deleted+s.Deleted
+		plus, minus := bar(s.Added, s.Deleted, 40)
+		if color {
+			plus, minus = "\x1b[32m"+plus+"\x1b[0m", "\x1b[31m"+minus+"\x1b[0m"
+		}
+		fmt.Fprintf(w, " %-*s | %4d %s%s\n", width, s.Path, s.Added+s.Deleted, plus, minus)
+	}
+	fmt.Fprintf(w, " %d file%s changed, %d insertion%s(+), %d deletion%s(-)\n",
+		len(stats), textutil.Plural(len(stats)), added, textutil.Plural(added), deleted, textutil.Plural(deleted))
+}
+
+// bar scales a file's +/- counts to at most width characters.
+func bar(added, deleted, width int) (string, string) {
+	total := added + deleted
+	if total > width {
+		added, deleted = added*width/total, deleted*width/total
+	}
+	return strings.Repeat("+", added), strings.Repeat("-", deleted)
 }

@@ -1,4 +1,4 @@
-package loop
+package review
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
@@ -48,13 +50,13 @@ var gateCells = map[string]struct {
 	char  string
 	color string
 }{
-	GatePass: {"+", "32"}, GateFail: {"x", "31"}, GateBlocked: {"!", "33"}, GateSkip: {"-", "2"},
-	GateTimeout: {"T", "35"}, GateError: {"E", "35"}, GateNotRun: {".", "2"},
+	loop.GatePass: {"+", "32"}, loop.GateFail: {"x", "31"}, loop.GateBlocked: {"!", "33"}, loop.GateSkip: {"-", "2"},
+	loop.GateTimeout: {"T", "35"}, loop.GateError: {"E", "35"}, GateNotRun: {".", "2"},
 }
 
 // PrintLog prints one line per iteration, newest first, streaming: number, time, duration,
 // decision, the gate matrix (one cell per gate, in the loop's gate order) and files changed.
-func PrintLog(w io.Writer, h *History, opts LogOptions) error {
+func PrintLog(w io.Writer, h *loop.History, opts LogOptions) error {
 	bw := bufio.NewWriterSize(w, 16<<10)
 	defer bw.Flush()
 	p := logPrinter{w: bw, h: h, opts: opts}
@@ -63,16 +65,16 @@ func PrintLog(w io.Writer, h *History, opts LogOptions) error {
 	} else {
 		p.header()
 	}
-	var pending *Iteration
+	var pending *loop.Iteration
 	printed := 0
-	err := h.Each(func(rec *Iteration) error {
+	err := h.Each(func(rec *loop.Iteration) error {
 		if pending != nil {
 			if err := p.line(pending, rec); err != nil {
 				return err
 			}
 			if printed++; opts.Limit > 0 && printed >= opts.Limit {
 				pending = nil
-				return ErrStop
+				return loop.ErrStop
 			}
 			if printed%64 == 0 {
 				bw.Flush() // the first screen shows before the whole history is read
@@ -97,14 +99,14 @@ func PrintLog(w io.Writer, h *History, opts LogOptions) error {
 
 type logPrinter struct {
 	w     *bufio.Writer
-	h     *History
+	h     *loop.History
 	opts  LogOptions
 	first bool
 }
 
 func (p *logPrinter) header() {
 	st, cfg := p.h.State, p.h.Config
-	fmt.Fprintf(p.w, "loop %s · %s · iteration %s\n", p.h.Name, st.Status, FormatIteration(st.Iteration, st.MaxIterations))
+	fmt.Fprintf(p.w, "loop %s · %s · iteration %s\n", p.h.Name, st.Status, loop.FormatIteration(st.Iteration, st.MaxIterations))
 	if len(cfg.Gates) > 0 {
 		names := make([]string, len(cfg.Gates))
 		for i, g := range cfg.Gates {
@@ -115,7 +117,7 @@ func (p *logPrinter) header() {
 }
 
 // line prints rec, with files changed since prev (the iteration before it; nil for the first).
-func (p *logPrinter) line(rec, prev *Iteration) error {
+func (p *logPrinter) line(rec, prev *loop.Iteration) error {
 	files, err := p.h.ChangedFiles(prev, rec)
 	if err != nil {
 		return err
@@ -142,7 +144,7 @@ func (p *logPrinter) line(rec, prev *Iteration) error {
 }
 
 // gateRow is rec's status for each of the loop's gates, in order.
-func gateRow(gates []Gate, rec *Iteration) []GateStatus {
+func gateRow(gates []loop.Gate, rec *loop.Iteration) []GateStatus {
 	row := make([]GateStatus, len(gates))
 	for i, g := range gates {
 		row[i].Name, row[i].Status = g.Name, GateNotRun
@@ -161,7 +163,7 @@ func (p *logPrinter) matrix(row []GateStatus) string {
 	for _, c := range row {
 		cell := gateCells[c.Status]
 		if cell.char == "" {
-			cell = gateCells[GateError]
+			cell = gateCells[loop.GateError]
 		}
 		b.WriteString(p.paint(cell.color, cell.char))
 	}
@@ -178,11 +180,11 @@ func (p *logPrinter) paint(color, s string) string {
 
 func decisionColor(d string) string {
 	switch d {
-	case DecideComplete:
+	case loop.DecideComplete:
 		return "32"
-	case DecidePause:
+	case loop.DecidePause:
 		return "33"
-	case DecideCancelled:
+	case loop.DecideCancelled:
 		return "31"
 	}
 	return ""

@@ -1,4 +1,4 @@
-package loop
+package review
 
 import (
 	"bytes"
@@ -8,15 +8,17 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/git-loop/git-loop/loop"
+
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // PrintStatus writes a loop's state and what it is for; as JSON, {"state": …, "config": …}.
-func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
+func PrintStatus(w io.Writer, st *loop.State, cfg *loop.Config, asJSON bool) error {
 	if asJSON {
 		return textutil.WriteJSON(w, struct {
-			State  *State  `json:"state"`
-			Config *Config `json:"config"`
+			State  *loop.State  `json:"state"`
+			Config *loop.Config `json:"config"`
 		}{st, cfg})
 	}
 	var b bytes.Buffer // one write, not a system call per line
@@ -30,16 +32,16 @@ func PrintStatus(w io.Writer, st *State, cfg *Config, asJSON bool) error {
 	fmt.Fprintf(&b, "task:      %s\n", textutil.TerminalSafe(prompt))
 	PrintExit(&b, cfg)
 	for i, g := range cfg.Gates {
-		fmt.Fprintf(&b, "gate %d:    %s: %s%s\n", i+1, textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Run), textutil.TerminalSafe(gateConditions(g)))
+		fmt.Fprintf(&b, "gate %d:    %s: %s%s\n", i+1, textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Run), textutil.TerminalSafe(loop.GateConditions(g)))
 	}
-	PrintShape(&b, cfg)
+	loop.PrintShape(&b, cfg)
 	_, err := w.Write(b.Bytes())
 	return err
 }
 
 // PrintExit writes what ends a loop: its exit policy and promises, as typed (not escaped).
-func PrintExit(w io.Writer, cfg *Config) {
-	if cfg.Exit == ExitLimit {
+func PrintExit(w io.Writer, cfg *loop.Config) {
+	if cfg.Exit == loop.ExitLimit {
 		fmt.Fprintf(w, "exit:      limit: no promise or gate ends this loop; it runs to its iteration limit\n")
 		return
 	}
@@ -51,7 +53,7 @@ func PrintExit(w io.Writer, cfg *Config) {
 }
 
 // PrintState writes st for a person, or as JSON. verb ("started", "paused"…) heads the line.
-func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
+func PrintState(w io.Writer, st *loop.State, asJSON bool, verb string) error {
 	if asJSON {
 		return textutil.WriteJSON(w, st)
 	}
@@ -60,13 +62,13 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 	}
 	fmt.Fprintf(w, "loop:      %s\n", st.Name)
 	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, textutil.TerminalSafe(st.Reason))
-	if st.Status == StatusPaused {
-		fmt.Fprintf(w, "continue:  %s, then tell the agent to go on\n", textutil.TerminalSafe(ResumeCommand(st)))
+	if st.Status == loop.StatusPaused {
+		fmt.Fprintf(w, "continue:  %s, then tell the agent to go on\n", textutil.TerminalSafe(loop.ResumeCommand(st)))
 	}
 	for _, p := range st.Problems {
 		fmt.Fprintf(w, "problem:   %s\n", textutil.TerminalSafe(p.Text))
 	}
-	fmt.Fprintf(w, "iteration: %s\n", FormatIteration(st.Iteration, st.MaxIterations))
+	fmt.Fprintf(w, "iteration: %s\n", loop.FormatIteration(st.Iteration, st.MaxIterations))
 	if st.Session != "" {
 		fmt.Fprintf(w, "session:   %s\n", textutil.TerminalSafe(st.Session))
 	}
@@ -78,10 +80,10 @@ func PrintState(w io.Writer, st *State, asJSON bool, verb string) error {
 }
 
 // PrintList writes one line per loop, or a JSON array.
-func PrintList(w io.Writer, states []*State, asJSON bool) error {
+func PrintList(w io.Writer, states []*loop.State, asJSON bool) error {
 	if asJSON {
 		if states == nil {
-			states = []*State{}
+			states = []*loop.State{}
 		}
 		return textutil.WriteJSON(w, states)
 	}
@@ -108,7 +110,7 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 			}
 			notes = append(notes, fmt.Sprintf("%s %s: %s", mark, st.Name, textutil.TerminalSafe(p.Text)))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, status, FormatIteration(st.Iteration, st.MaxIterations),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Name, status, loop.FormatIteration(st.Iteration, st.MaxIterations),
 			st.UpdatedAt.Local().Format(time.DateTime), where)
 	}
 	if err := tw.Flush(); err != nil {
@@ -121,7 +123,7 @@ func PrintList(w io.Writer, states []*State, asJSON bool) error {
 }
 
 // PrintCheckpoint reports a recorded checkpoint.
-func PrintCheckpoint(w io.Writer, st *State, rec *Iteration, asJSON bool) error {
+func PrintCheckpoint(w io.Writer, st *loop.State, rec *loop.Iteration, asJSON bool) error {
 	if asJSON {
 		return textutil.WriteJSON(w, rec)
 	}
@@ -130,6 +132,6 @@ func PrintCheckpoint(w io.Writer, st *State, rec *Iteration, asJSON bool) error 
 		change = "tree changed"
 	}
 	fmt.Fprintf(w, "loop %s: iteration %s recorded, snapshot %s (%s; %s, %d hashed)\n",
-		st.Name, FormatIteration(rec.Number, st.MaxIterations), textutil.Short(rec.Snapshot), change, textutil.FilesText(rec.Files), rec.Hashed)
+		st.Name, loop.FormatIteration(rec.Number, st.MaxIterations), textutil.Short(rec.Snapshot), change, textutil.FilesText(rec.Files), rec.Hashed)
 	return nil
 }

@@ -1,4 +1,4 @@
-package loop
+package review
 
 import (
 	"bytes"
@@ -9,12 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-loop/git-loop/loop"
+
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
 // longLoop makes loop "g" look as if it ran n iterations: n records (alternating gate results)
 // written into its tip tree in one commit, as the store lays them out.
-func longLoop(tb testing.TB, n int) (*Store, string) {
+func longLoop(tb testing.TB, n int) (*loop.Store, string) {
 	tb.Helper()
 	s, dir := startLoopG(tb)
 	tip, st, err := s.ReadState("g")
@@ -28,24 +31,24 @@ func longLoop(tb testing.TB, n int) (*Store, string) {
 	blobs := map[string]gitstore.Hash{}
 	at := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
 	for i := 1; i <= n; i++ {
-		status := GateFail
+		status := loop.GateFail
 		if i%2 == 0 {
-			status = GatePass
+			status = loop.GatePass
 		}
-		rec := Iteration{Number: i, Kind: "stop", At: at.Add(time.Duration(i) * time.Second), Snapshot: st.Snapshot, Tree: st.Tree,
-			Decision: DecideContinue, Gates: []GateResult{{Name: "fixed", Status: status}}, Duration: 40 * time.Millisecond}
+		rec := loop.Iteration{Number: i, Kind: "stop", At: at.Add(time.Duration(i) * time.Second), Snapshot: st.Snapshot, Tree: st.Tree,
+			Decision: loop.DecideContinue, Gates: []loop.GateResult{{Name: "fixed", Status: status}}, Duration: 40 * time.Millisecond}
 		data, _ := json.Marshal(rec)
 		h, err := s.Repo.WriteObject(gitstore.BlobObject, data)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		blobs[IterationPath(i)] = h
+		blobs[loop.IterationPath(i)] = h
 	}
 	next := *st
 	next.Iteration, next.MaxIterations = n, n+10
 	data, _ := json.Marshal(next)
 	sh, _ := s.Repo.WriteObject(gitstore.BlobObject, data)
-	blobs[stateFile] = sh
+	blobs[loop.StateFile] = sh
 	tree, err := s.Repo.EditTree(c.Tree, blobs)
 	if err != nil {
 		tb.Fatal(err)
@@ -55,22 +58,22 @@ func longLoop(tb testing.TB, n int) (*Store, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := s.Repo.UpdateRef(RefName("g"), h, tip, "test: long loop"); err != nil {
+	if err := s.Repo.UpdateRef(loop.RefName("g"), h, tip, "test: long loop"); err != nil {
 		tb.Fatal(err)
 	}
 	return s, dir
 }
 
 // startLoopG starts loop "g" with one gate in a new repository.
-func startLoopG(tb testing.TB) (*Store, string) {
+func startLoopG(tb testing.TB) (*loop.Store, string) {
 	tb.Helper()
-	dir := newTestRepo(tb)
-	s, err := OpenStore(dir)
+	dir := looptest.NewRepo(tb)
+	s, err := loop.OpenStore(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := s.Start(StartOptions{Name: "g", Flags: Settings{Prompt: "p", Promises: []string{"DONE"},
-		Gates: []Gate{{Name: "fixed", Run: "true"}}}}); err != nil {
+	if _, err := s.Start(loop.StartOptions{Name: "g", Flags: loop.Settings{Prompt: "p", Promises: []string{"DONE"},
+		Gates: []loop.Gate{{Name: "fixed", Run: "true"}}}}); err != nil {
 		tb.Fatal(err)
 	}
 	return s, dir
@@ -100,7 +103,7 @@ func TestLogNewestFirstWithMatrix(t *testing.T) {
 	}
 	// every record is reached across shards, and Get finds any of them
 	n := 0
-	h.Each(func(*Iteration) error { n++; return nil })
+	h.Each(func(*loop.Iteration) error { n++; return nil })
 	if n != 251 { // 250 and the start
 		t.Errorf("Each saw %d records, want 251", n)
 	}
@@ -136,7 +139,7 @@ func BenchmarkLogFirstScreen(b *testing.B) {
 		name := map[bool]string{false: "loose", true: "packed"}[packed]
 		b.Run(name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				s2, _ := OpenStore(dir)
+				s2, _ := loop.OpenStore(dir)
 				h, err := s2.OpenHistory("g")
 				if err != nil {
 					b.Fatal(err)
@@ -157,7 +160,7 @@ func BenchmarkStatusByLength(b *testing.B) {
 		_, dir := longLoop(b, n)
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				s, err := OpenStore(dir)
+				s, err := loop.OpenStore(dir)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -16,15 +16,16 @@ import (
 // leaves snapshots/ignore, git's wildmatch, and hooks/manpage, the manual page main
 // installs). The CLI talks to loop and hooks only; gitstore is reached through them.
 var allowedImports = map[string][]string{
-	".":                      {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/importer", "loop/report", "loop/review", "loop/share"},
+	".":                      {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/importer", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"hooks/manpage":          {},
 	"hooks":                  {"loop", "loop/driver", "loop/report"},
-	"loop/driver":            {"loop", "loop/report", "loop/internal/textutil", "gitstore"},
-	"loop/report":            {"loop", "loop/diag", "loop/internal/textutil", "gitstore"},
+	"loop/driver":            {"loop", "loop/report", "loop/spec", "loop/internal/textutil", "gitstore"},
+	"loop/report":            {"loop", "loop/diag", "loop/spec", "loop/internal/textutil", "gitstore"},
 	"loop/share":             {"loop", "loop/internal/textutil", "gitstore"},
 	"loop/importer":          {"loop", "loop/review", "loop/internal/textutil"},
 	"loop/review":            {"loop", "loop/internal/textutil", "gitstore"},
-	"loop":                   {"loop/diag", "loop/internal/textutil", "snapshots", "gitstore"},
+	"loop":                   {"loop/diag", "loop/spec", "loop/internal/textutil", "snapshots", "gitstore"},
+	"loop/spec":              {"loop/internal/textutil"},
 	"loop/diag":              {"loop/internal/textutil"},
 	"loop/internal/textutil": {},
 	"loop/internal/looptest": {},

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/spec"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -28,11 +30,11 @@ func scoreCommand(out io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			s := loop.ScoreSpec(text)
+			s := spec.ScoreSpec(text)
 			if err := loop.PrintScore(out, s, c.Bool("json")); err != nil {
 				return err
 			}
-			if s.Shape == loop.ShapeIntent {
+			if s.Shape == spec.ShapeIntent {
 				return fmt.Errorf("%w (%d/10): add %s", loop.ErrIntent, s.Total, strings.Join(s.Weak(), ", "))
 			}
 			return nil

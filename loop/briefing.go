@@ -3,6 +3,8 @@ package loop
 import (
 	"fmt"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 // Briefing describes a loop for an agent session that starts, resumes or was compacted: the
@@ -28,7 +30,7 @@ func (s *Store) Briefing(name, session string) (string, error) {
 		fmt.Fprintf(&b, "Unmet at the last stop: %s.\n", st.Breakers.LastUnmet)
 	}
 	fmt.Fprintf(&b, "%s Stopping earlier sends you back with what still fails.\n", endSentence(cfg))
-	if cfg.Shape == ShapeColleague {
+	if cfg.Shape == spec.ShapeColleague {
 		b.WriteString("It runs as a colleague: it pauses for a person after your plan (the first stop), after each stop, and before completing.\n")
 	}
 	return b.String(), nil

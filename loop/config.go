@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/spec"
+
 	"github.com/git-loop/git-loop/gitstore"
 )
 
@@ -59,8 +61,8 @@ type Config struct {
 	// Spec is the score of the loop's spec (its prompt, with its gates and promises as
 	// evidence); Shape is how the loop runs: tool, or colleague (pausing at checkpoints).
 	// Loops recorded before shaping have neither and run as tools.
-	Spec  *SpecScore `json:"spec,omitempty"`
-	Shape string     `json:"shape,omitempty"`
+	Spec  *spec.SpecScore `json:"spec,omitempty"`
+	Shape string          `json:"shape,omitempty"`
 	Policy
 }
 

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 // Decisions of one iteration.
@@ -108,7 +110,7 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, sig), next
 		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
 		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
-		if cfg.Shape == ShapeColleague {
+		if cfg.Shape == spec.ShapeColleague {
 			return v.checkpoint(cfg, next, CheckpointCompletion, warning)
 		}
 		return v
@@ -135,7 +137,7 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 		v.ForAgent += "\nNote: " + advice + ". Before changing it once more, check that the fix does not undo what made another layer pass.\n"
 		v.ForUser += "; note: " + advice + " (set loop.reworkLimit to pause instead)"
 	}
-	if cfg.Shape == ShapeColleague {
+	if cfg.Shape == spec.ShapeColleague {
 		return v.checkpoint(cfg, next, afterIteration(next.Iteration), warning)
 	}
 	v.withWarning(next, warning)

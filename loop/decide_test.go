@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -210,7 +212,7 @@ func TestDecideProperties(t *testing.T) {
 				c.Criteria = []Criterion{{Name: "docs", Verify: []string{VerifyObservation, VerifyAssumption}[rng.Intn(2)]}}
 			}
 			if rng.Intn(3) == 0 {
-				c.Shape = ShapeColleague
+				c.Shape = spec.ShapeColleague
 			}
 		})
 		st := testState(func(s *State) { s.MaxIterations = cfg.MaxIterations })
@@ -222,7 +224,7 @@ func TestDecideProperties(t *testing.T) {
 			g := gates(statuses[rng.Intn(len(statuses))], statuses[rng.Intn(len(statuses))])
 			o := obs(trees[rng.Intn(len(trees))], msgs[rng.Intn(len(msgs))], g)
 			v := Decide(cfg, st, o)
-			if cfg.Shape == ShapeColleague && v.Decision == DecideComplete {
+			if cfg.Shape == spec.ShapeColleague && v.Decision == DecideComplete {
 				t.Fatalf("run %d: a colleague loop completed without a person confirming", run)
 			}
 			if v.Decision == DecideComplete || v.State.Checkpoint == CheckpointCompletion {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/spec"
+
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -24,8 +26,8 @@ const (
 
 // ScoreLoop scores a loop's spec: its prompt, with the loop's own terms as evidence — a
 // gate is a measurable success check, and a promise or gates-only exit an explicit end.
-func ScoreLoop(cfg *Config) SpecScore {
-	s := ScoreSpec(cfg.Prompt)
+func ScoreLoop(cfg *Config) spec.SpecScore {
+	s := spec.ScoreSpec(cfg.Prompt)
 	var gates, ends []string
 	for _, g := range cfg.Gates {
 		gates = append(gates, fmt.Sprintf("gate %q (%s)", g.Name, textutil.Clip(g.Run, 40)))
@@ -39,13 +41,13 @@ func ScoreLoop(cfg *Config) SpecScore {
 	for i := range s.Dimensions {
 		d := &s.Dimensions[i]
 		switch {
-		case d.Name == DimSuccess && len(gates) > 0:
+		case d.Name == spec.DimSuccess && len(gates) > 0:
 			d.Found, d.Score, d.Missing = append(d.Found, gates...), 2, ""
-		case d.Name == DimDone && len(ends) > 0:
+		case d.Name == spec.DimDone && len(ends) > 0:
 			d.Found, d.Score, d.Missing = append(d.Found, ends...), 2, ""
 		}
 	}
-	s.total()
+	s.Sum()
 	return s
 }
 
@@ -54,13 +56,13 @@ func ScoreLoop(cfg *Config) SpecScore {
 // never refuses a loop nor pauses one: a person who starts a loop has asked for it to run.
 // auto, the old default that followed the score, now means the default.
 func shapeLoop(cfg *Config, asked string) error {
-	spec := ScoreLoop(cfg)
-	cfg.Spec = &spec
+	score := ScoreLoop(cfg)
+	cfg.Spec = &score
 	switch asked {
-	case ShapeColleague:
-		cfg.Shape = ShapeColleague
-	case "", ShapeAuto, ShapeTool:
-		cfg.Shape = ShapeTool
+	case spec.ShapeColleague:
+		cfg.Shape = spec.ShapeColleague
+	case "", ShapeAuto, spec.ShapeTool:
+		cfg.Shape = spec.ShapeTool
 	default:
 		return fmt.Errorf("%w: shape %q (--shape or loop.shape): use tool (unattended, the default) or colleague (checkpoints for a person)", ErrConfig, asked)
 	}
@@ -69,7 +71,7 @@ func shapeLoop(cfg *Config, asked string) error {
 
 // missingHints joins what the spec's weakest dimensions should add: the absent (zero-scored)
 // ones, else the partial ones.
-func missingHints(s SpecScore) string {
+func missingHints(s spec.SpecScore) string {
 	for _, want := range []int{0, 1} {
 		var out []string
 		for _, d := range s.Dimensions {
@@ -296,11 +298,11 @@ func PrintShape(w io.Writer, cfg *Config) {
 		return
 	}
 	how := "runs unattended"
-	if cfg.Shape == ShapeColleague {
+	if cfg.Shape == spec.ShapeColleague {
 		how = "runs as a colleague: pauses after the plan, after each iteration and before completion for `git loop resume`"
 	}
 	fmt.Fprintf(w, "spec:      %s; %s\n", cfg.Spec.Summary(), how)
-	if cfg.Spec.Shape != ShapeTool {
+	if cfg.Spec.Shape != spec.ShapeTool {
 		fmt.Fprintf(w, "advice:    the task would guide the agent better with %s (`git loop score` shows how)\n", missingHints(*cfg.Spec))
 	}
 }

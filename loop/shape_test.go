@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 const toolPrompt = "Fix `Add` in calc.go only: it must return a+b and keep its signature. " +
@@ -30,7 +32,7 @@ func TestScoreLoopCountsGatesAndPromises(t *testing.T) {
 				t.Errorf("total %d, want %d: %+v", s.Total, tt.total, s.Dimensions)
 			}
 			for _, d := range s.Dimensions {
-				want := map[string]string{DimSuccess: tt.success, DimDone: tt.done}[d.Name]
+				want := map[string]string{spec.DimSuccess: tt.success, spec.DimDone: tt.done}[d.Name]
 				if want != "" && (d.Score != 2 || !strings.Contains(strings.Join(d.Found, "|"), want) || d.Missing != "") {
 					t.Errorf("%s: %+v, want score 2 with %s", d.Name, d, want)
 				}
@@ -49,13 +51,13 @@ func TestShapeLoop(t *testing.T) {
 		shape  string // "" when refused
 		spec   string // the recorded score's shape
 	}{
-		{"a precise spec runs unattended", toolPrompt, "", ShapeTool, ShapeTool},
-		{"auto is the default", toolPrompt, ShapeAuto, ShapeTool, ShapeTool},
-		{"a middling spec runs unattended", "Rename ParseCfg to ParseConfig in the config package only; behaviour must not change.", "", ShapeTool, ShapeColleague},
-		{"an intent runs unattended", "make it better", "", ShapeTool, ShapeIntent},
-		{"an intent asked to run as a colleague", "make it better", ShapeColleague, ShapeColleague, ShapeIntent},
-		{"asking for tool", "make it better", ShapeTool, ShapeTool, ShapeIntent},
-		{"asking for colleague on a precise spec", toolPrompt, ShapeColleague, ShapeColleague, ShapeTool},
+		{"a precise spec runs unattended", toolPrompt, "", spec.ShapeTool, spec.ShapeTool},
+		{"auto is the default", toolPrompt, ShapeAuto, spec.ShapeTool, spec.ShapeTool},
+		{"a middling spec runs unattended", "Rename ParseCfg to ParseConfig in the config package only; behaviour must not change.", "", spec.ShapeTool, spec.ShapeColleague},
+		{"an intent runs unattended", "make it better", "", spec.ShapeTool, spec.ShapeIntent},
+		{"an intent asked to run as a colleague", "make it better", spec.ShapeColleague, spec.ShapeColleague, spec.ShapeIntent},
+		{"asking for tool", "make it better", spec.ShapeTool, spec.ShapeTool, spec.ShapeIntent},
+		{"asking for colleague on a precise spec", toolPrompt, spec.ShapeColleague, spec.ShapeColleague, spec.ShapeTool},
 		{"unknown shape", toolPrompt, "robot", "", ""},
 	}
 	for _, tt := range tests {
@@ -93,7 +95,7 @@ func TestPrintShapeAdvises(t *testing.T) {
 
 func colleague(mod func(*Config)) func(*Config) {
 	return func(c *Config) {
-		c.Shape = ShapeColleague
+		c.Shape = spec.ShapeColleague
 		if mod != nil {
 			mod(c)
 		}
@@ -168,7 +170,7 @@ func startShaped(t *testing.T, shape string) (*Store, string) {
 // TestColleagueLoopEndToEnd: plan checkpoint, resume, completion checkpoint, resume
 // completes the loop with its report; the breakers' counts survive a checkpoint's resume.
 func TestColleagueLoopEndToEnd(t *testing.T) {
-	s, dir := startShaped(t, ShapeColleague)
+	s, dir := startShaped(t, spec.ShapeColleague)
 	res := stop(t, s, StopInput{Session: "s1", Message: "plan: create it", MessageKnown: true})
 	if res.Verdict.Decision != DecidePause || res.State.Checkpoint != CheckpointPlan || res.State.Breakers.SameUnmet != 1 {
 		t.Fatalf("first stop: %s at %q, breakers %+v", res.Verdict.Decision, res.State.Checkpoint, res.State.Breakers)
@@ -194,7 +196,7 @@ func TestColleagueLoopEndToEnd(t *testing.T) {
 // TestResumeNotDone sends the agent back from the completion checkpoint, and refuses to
 // act anywhere else.
 func TestResumeNotDone(t *testing.T) {
-	s, dir := startShaped(t, ShapeColleague)
+	s, dir := startShaped(t, spec.ShapeColleague)
 	if _, err := s.ResumeNotDone("g", 0); !errors.Is(err, ErrConfig) {
 		t.Fatalf("--not-done on an active loop: %v", err)
 	}
@@ -212,7 +214,7 @@ func TestResumeNotDone(t *testing.T) {
 
 // TestResumeFresh releases the loop from its session for a fresh one, which then claims it.
 func TestResumeFresh(t *testing.T) {
-	s, _ := startShaped(t, ShapeTool)
+	s, _ := startShaped(t, spec.ShapeTool)
 	st, err := s.ResumeFresh("g", 0)
 	if err != nil || st.Session != "" || st.Status != StatusActive || st.SessionStart.IsZero() {
 		t.Fatalf("fresh: %+v, %v", st, err)
@@ -239,7 +241,7 @@ func TestStartRecordsIntentAsAdvice(t *testing.T) {
 		t.Fatalf("start of an intent: %v", err)
 	}
 	_, cfg, err := s.Status("v")
-	if err != nil || cfg.Shape != ShapeTool || cfg.Spec == nil || cfg.Spec.Shape != ShapeIntent || cfg.Spec.Total != 2 {
+	if err != nil || cfg.Shape != spec.ShapeTool || cfg.Spec == nil || cfg.Spec.Shape != spec.ShapeIntent || cfg.Spec.Total != 2 {
 		t.Fatalf("recorded shape %q, spec %+v, %v", cfg.Shape, cfg.Spec, err)
 	}
 }
@@ -253,7 +255,7 @@ func writeFile(t *testing.T, dir, name, body string) {
 
 // TestBriefingNamesColleague: a session starting on a colleague loop learns it will pause.
 func TestBriefingNamesColleague(t *testing.T) {
-	for shape, want := range map[string]bool{ShapeColleague: true, ShapeTool: false} {
+	for shape, want := range map[string]bool{spec.ShapeColleague: true, spec.ShapeTool: false} {
 		s, _ := startShaped(t, shape)
 		text, err := s.Briefing("g", "s1")
 		if err != nil || strings.Contains(text, "runs as a colleague") != want {

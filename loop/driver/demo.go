@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-loop/git-loop/loop/spec"
+
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 
 	"github.com/git-loop/git-loop/loop/report"
@@ -60,7 +62,7 @@ func Demo(ctx context.Context, w io.Writer) error {
 	st, err := s.Start(loop.StartOptions{Name: "demo", Session: "demo-agent", Flags: loop.Settings{
 		Prompt: "Make Add in calc.go return a+b, with a test that proves it. Only change calc.go and calc_test.go; keep Add's signature.", Promises: []string{demoPromise},
 		Gates: []loop.Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
-		Shape: loop.ShapeTool, // a scripted agent: nobody to answer a colleague's checkpoints
+		Shape: spec.ShapeTool, // a scripted agent: nobody to answer a colleague's checkpoints
 	}})
 	if err != nil {
 		return err

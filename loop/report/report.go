@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/spec"
+
 	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/diag"
@@ -30,7 +32,7 @@ type Report struct {
 	// ReleaseReasons say why the verdict is not SHIP (empty for SHIP).
 	ReleaseReasons []string        `json:"release_reasons"`
 	Task           string          `json:"task"`
-	Spec           *loop.SpecScore `json:"spec,omitempty"`  // the task's score at start
+	Spec           *spec.SpecScore `json:"spec,omitempty"`  // the task's score at start
 	Shape          string          `json:"shape,omitempty"` // how the loop ran: tool or colleague
 	Execution      Execution       `json:"execution"`
 	Layers         []LayerReport   `json:"layers"`
@@ -176,7 +178,7 @@ func (r Report) Markdown() string {
 	r.summaryBox(&b)
 	fmt.Fprintf(&b, "**Task:** %s\n\n", mdCell(textutil.FirstLine(r.Task)))
 	if r.Spec != nil {
-		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), textutil.OrDefaultString(r.Shape, loop.ShapeTool))
+		fmt.Fprintf(&b, "**Spec:** %s; ran as %s\n\n", r.Spec.Summary(), textutil.OrDefaultString(r.Shape, spec.ShapeTool))
 	}
 	if len(r.Layers) > 0 {
 		b.WriteString("## Gates\n\n| layer | gate | final | attempts | failures | defects found | resolved |\n|---|---|---|---|---|---|---|\n")

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/spec"
+
 	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
@@ -106,7 +108,7 @@ func (r Report) htmlSummary() []keyValue {
 		{"gates passing", fmt.Sprintf("%d of %d", passing, len(r.Layers))},
 		{"defects", fmt.Sprintf("%d found, %d fixed", found, fixed)},
 		{"rework", textutil.CountNoun(len(r.Rework), "time")},
-		{"shape", textutil.OrDefaultString(r.Shape, loop.ShapeTool)},
+		{"shape", textutil.OrDefaultString(r.Shape, spec.ShapeTool)},
 	}
 }
 

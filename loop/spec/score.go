@@ -1,4 +1,4 @@
-package loop
+package spec
 
 import (
 	"fmt"
@@ -56,13 +56,13 @@ func ScoreSpec(text string) SpecScore {
 	s := SpecScore{Dimensions: []Dimension{
 		scoreOutcome(t), scoreScope(t), scoreConstraints(t), scoreSuccess(t), scoreDone(t),
 	}}
-	s.total()
+	s.Sum()
 	s.Workflow, s.WorkflowFound = workflowOf(t)
 	return s
 }
 
-// total sums the dimensions and names the shape.
-func (s *SpecScore) total() {
+// Sum sums the dimensions and names the shape.
+func (s *SpecScore) Sum() {
 	s.Total = 0
 	for _, d := range s.Dimensions {
 		s.Total += d.Score

@@ -16,7 +16,7 @@ import (
 // leaves snapshots/ignore, git's wildmatch, and hooks/manpage, the manual page main
 // installs). The CLI talks to loop and hooks only; gitstore is reached through them.
 var allowedImports = map[string][]string{
-	".":                      {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/importer", "loop/report", "loop/review", "loop/share", "loop/spec"},
+	".":                      {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"hooks/manpage":          {},
 	"hooks":                  {"loop", "loop/driver", "loop/report"},
 	"loop/driver":            {"loop", "loop/report", "loop/spec", "loop/internal/textutil", "gitstore"},
@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 	"loop/review":            {"loop", "loop/internal/textutil", "gitstore"},
 	"loop":                   {"loop/diag", "loop/spec", "loop/internal/textutil", "snapshots", "gitstore"},
 	"loop/spec":              {"loop/internal/textutil"},
+	"loop/project":           {"loop", "loop/internal/textutil", "gitstore"},
 	"loop/diag":              {"loop/internal/textutil"},
 	"loop/internal/textutil": {},
 	"loop/internal/looptest": {},

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/git-loop/git-loop/loop/project"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
@@ -30,11 +32,11 @@ func initCommand(out io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := loop.Init(loop.InitOptions{Dir: dir, Force: c.Bool("force"), DryRun: c.Bool("dry-run"), Coverage: c.Float64("coverage")})
+			res, err := project.Init(project.InitOptions{Dir: dir, Force: c.Bool("force"), DryRun: c.Bool("dry-run"), Coverage: c.Float64("coverage")})
 			if err != nil {
 				return err
 			}
-			return loop.PrintInit(out, res, c.Bool("json"))
+			return project.PrintInit(out, res, c.Bool("json"))
 		},
 	}
 }

@@ -86,7 +86,7 @@ var ErrConfig = errors.New("invalid configuration")
 // committed .gitloop, which wins. Flags are applied on top by the caller with Override.
 func LoadSettings(r *gitstore.Repo) (Settings, error) {
 	var s Settings
-	if err := s.apply(r.Config, "git config"); err != nil {
+	if err := s.Apply(r.Config, "git config"); err != nil {
 		return s, err
 	}
 	path := filepath.Join(r.WorkTree, ".gitloop")
@@ -101,14 +101,14 @@ func LoadSettings(r *gitstore.Repo) (Settings, error) {
 	if err != nil {
 		return s, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	if err := checkKnownKeys(file); err != nil {
+	if err := CheckKnownKeys(file); err != nil {
 		return s, err
 	}
-	return s, s.apply(file, ".gitloop")
+	return s, s.Apply(file, ".gitloop")
 }
 
-// apply merges the [loop] and [gate "…"] sections of c into s.
-func (s *Settings) apply(c *gitstore.Config, where string) error {
+// Apply merges the [loop] and [gate "…"] sections of c into s.
+func (s *Settings) Apply(c *gitstore.Config, where string) error {
 	if v := c.Get("loop", "", "prompt"); v != "" {
 		s.Prompt = v
 	}
@@ -156,9 +156,9 @@ var knownKeys = map[string][]string{
 	"route":     {"layer"},
 }
 
-// checkKnownKeys refuses misspelled or unknown keys in a committed .gitloop, which would
+// CheckKnownKeys refuses misspelled or unknown keys in a committed .gitloop, which would
 // otherwise be ignored silently (a typo in maxIterations would leave the default limit).
-func checkKnownKeys(c *gitstore.Config) error {
+func CheckKnownKeys(c *gitstore.Config) error {
 	for _, k := range c.Keys() {
 		known, ok := knownKeys[k.Section]
 		if !ok {

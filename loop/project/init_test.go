@@ -1,4 +1,4 @@
-package loop
+package project
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -84,9 +86,9 @@ func TestDetectProjects(t *testing.T) {
 // names included, and git-loop's own reader agrees.
 func TestRenderGitloopGitReadsIt(t *testing.T) {
 	projects := []Project{
-		{Dir: "", Lang: LangGo, Gates: []Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test -cover ./...", Require: []string{"coverage >= 80"}}}},
-		{Dir: "", Lang: LangNode, Gates: []Gate{{Name: "test", Run: "npm run test"}}},
-		{Dir: `we"b #1`, Lang: LangNode, Gates: []Gate{{Name: "test", Run: `npm run test -- --grep "a;b" \x`}}},
+		{Dir: "", Lang: LangGo, Gates: []loop.Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test -cover ./...", Require: []string{"coverage >= 80"}}}},
+		{Dir: "", Lang: LangNode, Gates: []loop.Gate{{Name: "test", Run: "npm run test"}}},
+		{Dir: `we"b #1`, Lang: LangNode, Gates: []loop.Gate{{Name: "test", Run: `npm run test -- --grep "a;b" \x`}}},
 	}
 	text := RenderGitloop(projects)
 	path := filepath.Join(t.TempDir(), ".gitloop")
@@ -111,11 +113,11 @@ func TestRenderGitloopGitReadsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkKnownKeys(cfg); err != nil {
+	if err := loop.CheckKnownKeys(cfg); err != nil {
 		t.Fatal(err)
 	}
-	var s Settings
-	if err := s.apply(cfg, ".gitloop"); err != nil || len(s.Gates) != 4 || s.Gates[1].Require[0] != "coverage >= 80" {
+	var s loop.Settings
+	if err := s.Apply(cfg, ".gitloop"); err != nil || len(s.Gates) != 4 || s.Gates[1].Require[0] != "coverage >= 80" {
 		t.Fatalf("git-loop reads %+v, %v", s.Gates, err)
 	}
 }
@@ -123,7 +125,7 @@ func TestRenderGitloopGitReadsIt(t *testing.T) {
 func TestInitRefusesOverwriteAndCoverage(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"go.mod": "module x\n", ".gitloop": "[loop]\n\tmaxIterations = 3\n"})
-	if _, err := Init(InitOptions{Dir: dir}); !errors.Is(err, ErrInitExists) || !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "--force") {
+	if _, err := Init(InitOptions{Dir: dir}); !errors.Is(err, ErrInitExists) || !errors.Is(err, loop.ErrConfig) || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("overwrite: %v", err)
 	}
 	res, err := Init(InitOptions{Dir: dir, DryRun: true, Coverage: 80})
@@ -141,10 +143,10 @@ func TestInitRefusesOverwriteAndCoverage(t *testing.T) {
 	}
 	py := t.TempDir()
 	writeTree(t, py, map[string]string{"requirements.txt": "requests\n"})
-	if _, err := Init(InitOptions{Dir: py, Coverage: 80}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "measures coverage") {
+	if _, err := Init(InitOptions{Dir: py, Coverage: 80}); !errors.Is(err, loop.ErrConfig) || !strings.Contains(err.Error(), "measures coverage") {
 		t.Fatalf("coverage without a measuring gate: %v", err)
 	}
-	if _, err := Init(InitOptions{Dir: t.TempDir()}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "no Go, Rust, Node or Python project") {
+	if _, err := Init(InitOptions{Dir: t.TempDir()}); !errors.Is(err, loop.ErrConfig) || !strings.Contains(err.Error(), "no Go, Rust, Node or Python project") {
 		t.Fatalf("empty: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package loop
+package project
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
@@ -36,14 +38,14 @@ var ErrInitExists = errors.New(".gitloop already exists")
 func Init(opts InitOptions) (*InitResult, error) {
 	path := filepath.Join(opts.Dir, ".gitloop")
 	if _, err := os.Stat(path); err == nil && !opts.Force && !opts.DryRun {
-		return nil, fmt.Errorf("%w: %w at %s; pass --force to replace it, or --dry-run to print the proposal", ErrConfig, ErrInitExists, path)
+		return nil, fmt.Errorf("%w: %w at %s; pass --force to replace it, or --dry-run to print the proposal", loop.ErrConfig, ErrInitExists, path)
 	}
 	projects, err := DetectProjects(opts.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("init: look for projects in %s: %w", opts.Dir, err)
 	}
 	if len(projects) == 0 {
-		return nil, fmt.Errorf("%w: no Go, Rust, Node or Python project found in %s (looked for go.mod, Cargo.toml, package.json with scripts, pyproject.toml, setup.py, pytest.ini, requirements.txt); write .gitloop by hand or give gates to `git loop start --gate NAME=CMD`", ErrConfig, opts.Dir)
+		return nil, fmt.Errorf("%w: no Go, Rust, Node or Python project found in %s (looked for go.mod, Cargo.toml, package.json with scripts, pyproject.toml, setup.py, pytest.ini, requirements.txt); write .gitloop by hand or give gates to `git loop start --gate NAME=CMD`", loop.ErrConfig, opts.Dir)
 	}
 	if opts.Coverage > 0 {
 		if err := requireCoverage(projects, opts.Coverage); err != nil {
@@ -64,7 +66,7 @@ func Init(opts InitOptions) (*InitResult, error) {
 // requireCoverage adds `coverage >= min` to the test gates whose output shows coverage.
 func requireCoverage(projects []Project, min float64) error {
 	if min > 100 {
-		return fmt.Errorf("%w: --coverage %v: coverage is a percentage, at most 100", ErrConfig, min)
+		return fmt.Errorf("%w: --coverage %v: coverage is a percentage, at most 100", loop.ErrConfig, min)
 	}
 	added := false
 	for i := range projects {
@@ -76,7 +78,7 @@ func requireCoverage(projects []Project, min float64) error {
 		}
 	}
 	if !added {
-		return fmt.Errorf("%w: --coverage: no detected test gate measures coverage (Go does; Python with pytest-cov does); leave it out and add `require = coverage >= N` to a gate that prints coverage", ErrConfig)
+		return fmt.Errorf("%w: --coverage: no detected test gate measures coverage (Go does; Python with pytest-cov does); leave it out and add `require = coverage >= N` to a gate that prints coverage", loop.ErrConfig)
 	}
 	return nil
 }
@@ -171,7 +173,7 @@ func PrintInit(w io.Writer, res *InitResult, asJSON bool) error {
 	return nil
 }
 
-func gateNames(gates []Gate) string {
+func gateNames(gates []loop.Gate) string {
 	names := make([]string, len(gates))
 	for i, g := range gates {
 		names[i] = g.Name

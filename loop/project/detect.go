@@ -1,4 +1,4 @@
-package loop
+package project
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // Languages git loop init recognises.
@@ -28,9 +30,9 @@ var skipDirs = map[string]bool{"vendor": true, "node_modules": true, "testdata":
 // Project is one project found by its marker files: its directory relative to the root
 // ("" for the root itself, slash-separated), its language and its gates, in order.
 type Project struct {
-	Dir   string `json:"dir"`
-	Lang  string `json:"language"`
-	Gates []Gate `json:"gates"`
+	Dir   string      `json:"dir"`
+	Lang  string      `json:"language"`
+	Gates []loop.Gate `json:"gates"`
 	// Workspace is set when the project's commands also cover projects below it (go.work,
 	// npm, yarn or pnpm workspaces).
 	Workspace bool `json:"-"`
@@ -126,7 +128,7 @@ func goProject(dir string) *Project {
 	if !exists(dir, "go.mod", "go.work") {
 		return nil
 	}
-	return &Project{Lang: LangGo, Workspace: exists(dir, "go.work"), Gates: []Gate{
+	return &Project{Lang: LangGo, Workspace: exists(dir, "go.work"), Gates: []loop.Gate{
 		{Name: "build", Run: "go build ./..."},
 		{Name: "vet", Run: "go vet ./..."},
 		{Name: "test", Run: "go test -cover ./..."},
@@ -142,7 +144,7 @@ func rustProject(dir string) *Project {
 	if strings.Contains(manifest, "[workspace]") {
 		all = " --workspace"
 	}
-	return &Project{Lang: LangRust, Gates: []Gate{
+	return &Project{Lang: LangRust, Gates: []loop.Gate{
 		{Name: "build", Run: "cargo build" + all + " --all-targets"},
 		{Name: "lint", Run: "cargo clippy" + all + " --all-targets -- -D warnings"},
 		{Name: "test", Run: "cargo test" + all},
@@ -176,19 +178,19 @@ func nodeProject(dir string) *Project {
 		pm = "bun"
 	}
 	has := func(dep string) bool { _, a := pkg.Dependencies[dep]; _, b := pkg.DevDependencies[dep]; return a || b }
-	var gates []Gate
+	var gates []loop.Gate
 	for _, script := range []struct{ name, gate string }{{"build", "build"}, {"typecheck", "typecheck"}, {"lint", "lint"}} {
 		if pkg.Scripts[script.name] != "" {
-			gates = append(gates, Gate{Name: script.gate, Run: pm + " run " + script.name})
+			gates = append(gates, loop.Gate{Name: script.gate, Run: pm + " run " + script.name})
 		}
 	}
 	switch test := strings.TrimSpace(pkg.Scripts["test"]); {
 	case test != "" && test != npmDefaultTest:
-		gates = append(gates, Gate{Name: "test", Run: pm + " run test"})
+		gates = append(gates, loop.Gate{Name: "test", Run: pm + " run test"})
 	case has("vitest"):
-		gates = append(gates, Gate{Name: "test", Run: "npx vitest run"})
+		gates = append(gates, loop.Gate{Name: "test", Run: "npx vitest run"})
 	case has("jest"):
-		gates = append(gates, Gate{Name: "test", Run: "npx jest --ci"})
+		gates = append(gates, loop.Gate{Name: "test", Run: "npx jest --ci"})
 	}
 	if len(gates) == 0 {
 		return nil // a package.json with nothing to run (tooling only)
@@ -206,14 +208,14 @@ func pythonProject(dir string) *Project {
 		all.WriteString(readSmall(dir, m))
 	}
 	text := all.String()
-	var gates []Gate
+	var gates []loop.Gate
 	switch {
 	case strings.Contains(text, "[tool.ruff") || exists(dir, "ruff.toml", ".ruff.toml"):
-		gates = append(gates, Gate{Name: "lint", Run: "ruff check ."})
+		gates = append(gates, loop.Gate{Name: "lint", Run: "ruff check ."})
 	case strings.Contains(text, "[flake8]") || exists(dir, ".flake8"):
-		gates = append(gates, Gate{Name: "lint", Run: "python3 -m flake8"})
+		gates = append(gates, loop.Gate{Name: "lint", Run: "python3 -m flake8"})
 	}
-	test := Gate{Name: "test", Run: "python3 -m pytest"}
+	test := loop.Gate{Name: "test", Run: "python3 -m pytest"}
 	if strings.Contains(text, "pytest-cov") {
 		test.Run += " --cov --cov-report=term"
 	}

@@ -9,8 +9,6 @@ import (
 	"github.com/git-loop/git-loop/loop/spec"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/git-loop/git-loop/loop"
 )
 
 // maxSpec bounds a spec read from a file or standard input.
@@ -31,11 +29,11 @@ func scoreCommand(out io.Writer) *cli.Command {
 				return err
 			}
 			s := spec.ScoreSpec(text)
-			if err := loop.PrintScore(out, s, c.Bool("json")); err != nil {
+			if err := spec.PrintScore(out, s, c.Bool("json")); err != nil {
 				return err
 			}
 			if s.Shape == spec.ShapeIntent {
-				return fmt.Errorf("%w (%d/10): add %s", loop.ErrIntent, s.Total, strings.Join(s.Weak(), ", "))
+				return fmt.Errorf("%w (%d/10): add %s", spec.ErrIntent, s.Total, strings.Join(s.Weak(), ", "))
 			}
 			return nil
 		},

@@ -1,4 +1,4 @@
-package loop
+package spec
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/git-loop/git-loop/loop/spec"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
@@ -18,7 +16,7 @@ var ErrIntent = errors.New("the spec is only an intent")
 
 // PrintScore writes a spec's score as a short table with what to add to each weak
 // dimension, or as JSON.
-func PrintScore(w io.Writer, s spec.SpecScore, asJSON bool) error {
+func PrintScore(w io.Writer, s SpecScore, asJSON bool) error {
 	if asJSON {
 		return textutil.WriteJSON(w, s)
 	}
@@ -49,9 +47,9 @@ func PrintScore(w io.Writer, s spec.SpecScore, asJSON bool) error {
 // ShapeMeaning says in one line what a shape means for a loop.
 func ShapeMeaning(shape string) string {
 	switch shape {
-	case spec.ShapeTool:
+	case ShapeTool:
 		return "shape tool: the loop can run on its own"
-	case spec.ShapeColleague:
+	case ShapeColleague:
 		return "shape colleague: a loop runs on it unattended, but the agent would do better with what the table says; `--shape colleague` adds checkpoints for a person"
 	}
 	return "shape intent: vague; a loop on it runs to its limit unattended, but the agent has little to aim at — add what the table says"

@@ -21,7 +21,7 @@ func newProgressRun(rng *rand.Rand) progressRun {
 		c.MaxIterations = 1 + rng.Intn(40)
 		switch rng.Intn(3) {
 		case 0: // promise only, as most Ralph loops run
-			c.Gates, c.Exit = nil, ExitPromise
+			c.Gates, c.Exit = nil, exitPromise
 		case 1: // nothing but the limit
 			c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit
 		}
@@ -66,7 +66,7 @@ func TestBreakersRespectProgress(t *testing.T) {
 		for i := 1; i <= p.cfg.MaxIterations; i++ {
 			o, fp := p.observation(i, prev)
 			prev = fp
-			v := Decide(p.cfg, st, o)
+			v := decide(p.cfg, st, o)
 			if i < p.cfg.MaxIterations {
 				if v.Decision != DecideContinue {
 					t.Fatalf("run %d (%s, limit %d): iteration %d: %s (%s); a moving loop must run to its limit", run, p.cfg.Exit, p.cfg.MaxIterations, i, v.Decision, v.Reason)
@@ -96,10 +96,10 @@ func TestBreakersStopWhatIsNotMoving(t *testing.T) {
 			o := obs("tree0", "", gates(GatePass, GateFail))
 			o.Gates[1].Fingerprint = fmt.Sprint(i)
 			return o
-		}, DefaultNoProgress, "no progress"},
-		{"an unchanged tree, promise only", func(c *Config) { c.Gates, c.Exit = nil, ExitPromise }, func(int) Observation { return obs("tree0", "", nil) }, DefaultNoProgress, "no progress"},
-		{"an unchanged tree, no exit condition", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit }, func(int) Observation { return obs("tree0", "", nil) }, DefaultNoProgress, "no progress"},
-		{"the same failure in new trees", nil, func(i int) Observation { return obs(fmt.Sprintf("t%d", i), "", gates(GatePass, GateFail)) }, DefaultSameError, "same failure"},
+		}, defaultNoProgress, "no progress"},
+		{"an unchanged tree, promise only", func(c *Config) { c.Gates, c.Exit = nil, exitPromise }, func(int) Observation { return obs("tree0", "", nil) }, defaultNoProgress, "no progress"},
+		{"an unchanged tree, no exit condition", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit }, func(int) Observation { return obs("tree0", "", nil) }, defaultNoProgress, "no progress"},
+		{"the same failure in new trees", nil, func(i int) Observation { return obs(fmt.Sprintf("t%d", i), "", gates(GatePass, GateFail)) }, defaultSameError, "same failure"},
 		{"two trees in turn", nil, func(i int) Observation {
 			o := obs(fmt.Sprintf("t%d", i%2), "", gates(GatePass, GateFail))
 			o.Gates[1].Fingerprint = fmt.Sprint(i)
@@ -116,7 +116,7 @@ func TestBreakersStopWhatIsNotMoving(t *testing.T) {
 			})
 			st := testState(func(s *State) { s.MaxIterations = 100 })
 			for i := 1; i <= tt.within; i++ {
-				v := Decide(cfg, st, tt.obs(i))
+				v := decide(cfg, st, tt.obs(i))
 				if v.Decision == DecidePause {
 					if !strings.Contains(v.Reason, tt.reason) {
 						t.Fatalf("paused at %d for %q, want %q", i, v.Reason, tt.reason)
@@ -163,7 +163,7 @@ func TestBlockCap(t *testing.T) {
 				c.Agent = "Claude Code"
 				o := obs(tt.trees[i], "", gates(GatePass, GateFail))
 				o.Cap = c
-				v := Decide(cfg, st, o)
+				v := decide(cfg, st, o)
 				if tt.pause == i+1 {
 					if v.Decision != DecidePause || !strings.Contains(v.Reason, "Claude Code stops honouring a stop hook after 2 blocks in a row") {
 						t.Fatalf("stop %d: %s (%s); want a pause naming the cap", i+1, v.Decision, v.Reason)

@@ -15,9 +15,9 @@ const (
 	// hookSnapshotAllowance is what a stop may spend before its gates start: reading the
 	// state and the agent's message, and the snapshot.
 	hookSnapshotAllowance = 40 * time.Second
-	// HookRecordMargin is what a stop keeps after its gates to record the iteration and
+	// hookRecordMargin is what a stop keeps after its gates to record the iteration and
 	// answer the agent.
-	HookRecordMargin = 15 * time.Second
+	hookRecordMargin = 15 * time.Second
 	// hookTimeoutStep rounds hook timeouts up, so they read as round numbers in the agents'
 	// files.
 	hookTimeoutStep = 10 * time.Second
@@ -34,7 +34,7 @@ func HookTimeout(gates []Gate) time.Duration {
 	for _, g := range gates {
 		longest = max(longest, gateTimeout(g, DefaultGateTimeout))
 	}
-	d := longest + gateKillGrace + 2*gatePipeGrace + hookSnapshotAllowance + HookRecordMargin
+	d := longest + gateKillGrace + 2*gatePipeGrace + hookSnapshotAllowance + hookRecordMargin
 	return (d + hookTimeoutStep - 1) / hookTimeoutStep * hookTimeoutStep
 }
 
@@ -44,7 +44,7 @@ func gatesDeadline(began time.Time, timeout time.Duration, gates []Gate) time.Ti
 	if timeout <= 0 {
 		timeout = HookTimeout(gates)
 	}
-	return began.Add(timeout - HookRecordMargin)
+	return began.Add(timeout - hookRecordMargin)
 }
 
 // ConfiguredGates are the gates a loop started in the worktree containing dir would get
@@ -55,7 +55,7 @@ func ConfiguredGates(dir string) []Gate {
 	if err != nil {
 		return nil
 	}
-	s, err := LoadSettings(r)
+	s, err := loadSettings(r)
 	if err != nil {
 		return nil
 	}

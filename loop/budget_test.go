@@ -31,7 +31,7 @@ func TestHookTimeout(t *testing.T) {
 			for _, g := range tt.gates {
 				longest = max(longest, gateTimeout(g, DefaultGateTimeout))
 			}
-			if longest+gateKillGrace+gatePipeGrace+HookRecordMargin > got {
+			if longest+gateKillGrace+gatePipeGrace+hookRecordMargin > got {
 				t.Errorf("%v does not hold a %v gate and the record", got, longest)
 			}
 		})
@@ -46,12 +46,12 @@ func TestRunGatesDeadline(t *testing.T) {
 	}
 	dir := t.TempDir()
 	opts := RunOptions{Dir: dir, Deadline: time.Now().Add(gateKillGrace + gatePipeGrace + 300*time.Millisecond), DeadlineWhy: "the agent gives its stop hook 20s"}
-	res := RunGates(context.Background(), []Gate{{Name: "hang", Run: "sleep 30"}}, opts)
+	res := runGates(context.Background(), []Gate{{Name: "hang", Run: "sleep 30"}}, opts)
 	if r := res[0]; r.Status != GateTimeout || !strings.Contains(r.Tail, "was cut off after") || !strings.Contains(r.Tail, "before its own timeout of 10m0s") || !strings.Contains(r.Tail, "the agent gives its stop hook 20s") {
 		t.Errorf("hung gate: %s %q", r.Status, r.Tail)
 	}
 	opts.Deadline = time.Now()
-	res = RunGates(context.Background(), []Gate{{Name: "late", Run: "exit 0"}}, opts)
+	res = runGates(context.Background(), []Gate{{Name: "late", Run: "exit 0"}}, opts)
 	if r := res[0]; r.Status != GateTimeout || !strings.HasPrefix(r.Tail, "not run: the stop's deadline had passed") {
 		t.Errorf("gate past the deadline: %s %q", r.Status, r.Tail)
 	}

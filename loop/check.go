@@ -33,7 +33,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 			return nil, err
 		}
 	}
-	return RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: sequential}), nil
+	return runGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: sequential}), nil
 }
 
 // PrintGates writes one line per gate and the output tail of those that did not pass.

@@ -20,10 +20,10 @@ import (
 
 // Exit policies: which signals complete a loop.
 const (
-	ExitBoth    = "both"
-	ExitGates   = "gates"
-	ExitPromise = "promise"
-	ExitEither  = "either"
+	exitBoth    = "both"
+	exitGates   = "gates"
+	exitPromise = "promise"
+	exitEither  = "either"
 	// ExitLimit is the policy of a loop with no promise, no marker and no gate: nothing
 	// completes it, it runs to its iteration limit, as the original Ralph loop does.
 	ExitLimit = "limit"
@@ -82,9 +82,9 @@ type Settings struct {
 // ErrConfig marks invalid configuration or flags.
 var ErrConfig = errors.New("invalid configuration")
 
-// LoadSettings reads personal defaults from git config (loop.*) and then the worktree's
+// loadSettings reads personal defaults from git config (loop.*) and then the worktree's
 // committed .gitloop, which wins. Flags are applied on top by the caller with Override.
-func LoadSettings(r *gitstore.Repo) (Settings, error) {
+func loadSettings(r *gitstore.Repo) (Settings, error) {
 	var s Settings
 	if err := s.Apply(r.Config, "git config"); err != nil {
 		return s, err
@@ -275,7 +275,7 @@ func (c *Config) checkCompletable() error {
 		}
 		return fmt.Errorf("%w: exit policy limit ends the loop at its iteration limit only, so it cannot be --unlimited: give --max-iterations N", ErrConfig)
 	}
-	if c.Exit == ExitPromise && len(c.Promises) == 0 && len(c.Markers) == 0 {
+	if c.Exit == exitPromise && len(c.Promises) == 0 && len(c.Markers) == 0 {
 		return fmt.Errorf("%w: exit policy promise needs a promise; add --promise PHRASE or choose --exit gates", ErrConfig)
 	}
 	return nil
@@ -306,23 +306,23 @@ func resolveExit(exit string, hasPromise, hasGates bool) (string, error) {
 	if exit == "" {
 		switch {
 		case hasPromise && hasGates:
-			return ExitBoth, nil
+			return exitBoth, nil
 		case hasGates:
-			return ExitGates, nil
+			return exitGates, nil
 		default:
-			return ExitPromise, nil
+			return exitPromise, nil
 		}
 	}
 	switch exit {
-	case ExitBoth, ExitEither:
+	case exitBoth, exitEither:
 		if !hasPromise || !hasGates {
 			return "", fmt.Errorf("%w: exit policy %q needs a promise and a gate; add --promise and --gate, or choose gates or promise", ErrConfig, exit)
 		}
-	case ExitGates:
+	case exitGates:
 		if !hasGates {
 			return "", fmt.Errorf("%w: exit policy gates needs at least one gate; add --gate NAME=CMD", ErrConfig)
 		}
-	case ExitPromise, ExitLimit:
+	case exitPromise, ExitLimit:
 	default:
 		return "", fmt.Errorf("%w: unknown exit policy %q; use both, gates, promise, either or limit", ErrConfig, exit)
 	}

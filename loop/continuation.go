@@ -34,7 +34,7 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 		fmt.Fprintf(&b, "\nThis loop has no completion promise and no gate: it runs until its iteration limit (iteration %d), whatever you write. Keep improving the work toward the task.", next.MaxIterations)
 	case !obs.MessageKnown && needsSignal(cfg) && len(cfg.Gates) > 0:
 		gated := *cfg
-		gated.Exit = ExitGates
+		gated.Exit = exitGates
 		fmt.Fprintf(&b, "\nThe loop completes when %s. (This agent's stop carries no message, so a promise cannot be seen: the gates decide.)", completionTerms(&gated))
 	default:
 		fmt.Fprintf(&b, "\nThe loop completes when %s.", completionTerms(cfg))
@@ -71,7 +71,7 @@ func fence(s string) string {
 	return f + "\n" + s + "\n" + f
 }
 
-func needsSignal(cfg *Config) bool { return cfg.Exit == ExitBoth || cfg.Exit == ExitPromise }
+func needsSignal(cfg *Config) bool { return cfg.Exit == exitBoth || cfg.Exit == exitPromise }
 
 // endSentence says in one sentence what ends the loop: what completes it, or for a loop that
 // nothing completes, its iteration limit.
@@ -101,7 +101,7 @@ func completionTerms(cfg *Config) string {
 		critText = " and your ---LOOP_STATUS--- block reports CRITERIA " + strings.Join(crit, ", ") + " as true"
 	}
 	switch {
-	case cfg.Exit == ExitGates || (len(cfg.Gates) > 0 && cfg.Exit == ExitEither):
+	case cfg.Exit == exitGates || (len(cfg.Gates) > 0 && cfg.Exit == exitEither):
 		return gateText + critText
 	case len(cfg.Gates) == 0:
 		return signal + critText

@@ -17,7 +17,7 @@ const (
 	DecideComplete  = "complete"  // gates pass and the exit conditions hold
 	DecidePause     = "pause"     // a limit or breaker tripped: a person decides
 	DecideCancelled = "cancelled" // the loop was cancelled: let the agent stop
-	DecideAllow     = "allow"     // the loop is not active (paused, ended): let the agent stop
+	decideAllow     = "allow"     // the loop is not active (paused, ended): let the agent stop
 )
 
 // Observation is what one iteration saw: the snapshot, the gates' results and the agent's
@@ -68,18 +68,18 @@ type Verdict struct {
 	State State `json:"-"`
 }
 
-// Decide judges one iteration, in the order of DESIGN.md: not active; hard limits; must-not
+// decide judges one iteration, in the order of DESIGN.md: not active; hard limits; must-not
 // conditions; completion; circuit breakers; otherwise continue. A colleague-shaped loop
 // pauses instead of completing or continuing, at a checkpoint a person answers with
 // `git loop resume`. A long session adds a warning to the messages. It is pure: the same
 // inputs always give the same verdict.
-func Decide(cfg *Config, st *State, obs Observation) Verdict {
+func decide(cfg *Config, st *State, obs Observation) Verdict {
 	switch st.Status {
 	case StatusCancelled:
 		return Verdict{Decision: DecideCancelled, Reason: "loop cancelled", State: *st}
 	case StatusActive:
 	default:
-		return Verdict{Decision: DecideAllow, Reason: "loop is " + st.Status, State: *st}
+		return Verdict{Decision: decideAllow, Reason: "loop is " + st.Status, State: *st}
 	}
 	next := *st
 	next.Iteration++
@@ -91,7 +91,7 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 	if obs.FreshContext {
 		warning = ""
 	}
-	sig := ParseSignals(obs.Message, cfg.Promises, cfg.Markers)
+	sig := parseSignals(obs.Message, cfg.Promises, cfg.Markers)
 	v := Verdict{Signals: sig}
 	if reason, resume := hardLimit(cfg, &next, obs); reason != "" {
 		return v.pauseFor(cfg, next, reason, resume)
@@ -111,7 +111,7 @@ func Decide(cfg *Config, st *State, obs Observation) Verdict {
 		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
 		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
 		if cfg.Shape == spec.ShapeColleague {
-			return v.checkpoint(cfg, next, CheckpointCompletion, warning)
+			return v.checkpoint(cfg, next, checkpointCompletion, warning)
 		}
 		return v
 	}
@@ -190,9 +190,9 @@ func (next *State) countBlock(st *State, obs Observation) string {
 	return reason + fmt.Sprintf(", so the loop pauses rather than stay active with nobody working on it; resume it with `git loop resume %s`, then ask the agent to go on", next.Name)
 }
 
-// UnmetLimit is what a loop that only its iteration limit ends (exit policy limit) has
+// unmetLimit is what a loop that only its iteration limit ends (exit policy limit) has
 // unmet at every iteration.
-const UnmetLimit = "the iteration limit (no promise or gate ends this loop)"
+const unmetLimit = "the iteration limit (no promise or gate ends this loop)"
 
 // limitReason says why a loop paused at its iteration limit and names the resume that
 // raises it, which is the command that works there.
@@ -303,9 +303,9 @@ func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing [
 	}
 	needSignal := false
 	switch cfg.Exit {
-	case ExitBoth, ExitPromise:
+	case exitBoth, exitPromise:
 		needSignal = true
-	case ExitEither:
+	case exitEither:
 		needSignal = !allPass || len(cfg.Gates) == 0
 	}
 	if !obs.MessageKnown && len(cfg.Gates) > 0 {
@@ -315,14 +315,14 @@ func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing [
 		unmet = append(unmet, "exit signal")
 	}
 	if cfg.Exit == ExitLimit { // nothing completes it: it runs to its limit
-		unmet = append(unmet, UnmetLimit)
+		unmet = append(unmet, unmetLimit)
 	}
 	return unmet, failing
 }
 
 func criterionMet(c Criterion, passed map[string]bool, sig Signals) bool {
 	switch c.Verify {
-	case VerifyExecution:
+	case verifyExecution:
 		return passed[c.Gate]
 	case VerifyObservation:
 		return sig.Status != nil && sig.Status.Criteria[c.Name]

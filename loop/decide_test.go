@@ -14,7 +14,7 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func testConfig(mod func(*Config)) *Config {
 	c := &Config{
-		Name: "x", Prompt: "Make the tests pass.", Promises: []string{"DONE"}, Exit: ExitBoth, MaxIterations: 10,
+		Name: "x", Prompt: "Make the tests pass.", Promises: []string{"DONE"}, Exit: exitBoth, MaxIterations: 10,
 		Gates:     []Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test ./..."}},
 		StartedAt: t0,
 	}
@@ -56,26 +56,26 @@ func TestDecide(t *testing.T) {
 		decision string
 		reason   string // substring
 	}{
-		{"paused loop lets the agent stop", nil, func(s *State) { s.Status = StatusPaused }, obs("t1", done, gates(GatePass, GatePass)), DecideAllow, "paused"},
+		{"paused loop lets the agent stop", nil, func(s *State) { s.Status = StatusPaused }, obs("t1", done, gates(GatePass, GatePass)), decideAllow, "paused"},
 		{"cancelled loop", nil, func(s *State) { s.Status = StatusCancelled }, obs("t1", done, nil), DecideCancelled, "cancelled"},
 		{"complete: gates pass and promise", nil, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "all gates pass and promise"},
 		{"skip counts as not failing", nil, nil, obs("t1", done, gates(GatePass, GateSkip)), DecideComplete, "all gates pass"},
 		{"false claim: promise but a gate fails", nil, nil, obs("t1", done, gates(GatePass, GateFail)), DecideContinue, "gate test"},
 		{"blocked gate pauses for a person", nil, nil, obs("t1", done, gates(GateBlocked, GatePass)), DecidePause, "gate build is blocked"},
 		{"no message: the gates decide", nil, nil, func() Observation { o := obs("t1", "", gates(GatePass, GatePass)); o.MessageKnown = false; return o }(), DecideComplete, "all gates pass"},
-		{"no message and no gates: cannot complete", func(c *Config) { c.Gates = nil; c.Exit = ExitPromise }, nil, func() Observation { o := obs("t1", "", nil); o.MessageKnown = false; return o }(), DecideContinue, "exit signal"},
+		{"no message and no gates: cannot complete", func(c *Config) { c.Gates = nil; c.Exit = exitPromise }, nil, func() Observation { o := obs("t1", "", nil); o.MessageKnown = false; return o }(), DecideContinue, "exit signal"},
 		{"gates pass, no promise", nil, nil, obs("t1", "I think it works", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
 		{"promise in a code block does not count", nil, nil, obs("t1", "```\n<promise>DONE</promise>\n```", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
-		{"policy gates needs no promise", func(c *Config) { c.Exit = ExitGates }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
-		{"policy promise: promise alone", func(c *Config) { c.Exit = ExitPromise; c.Gates = nil }, nil, obs("t1", done, nil), DecideComplete, "promise"},
-		{"policy promise: a failing gate still blocks", func(c *Config) { c.Exit = ExitPromise }, nil, obs("t1", done, gates(GateFail, GatePass)), DecideContinue, "gate build"},
-		{"policy either: gates pass without promise", func(c *Config) { c.Exit = ExitEither }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
+		{"policy gates needs no promise", func(c *Config) { c.Exit = exitGates }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
+		{"policy promise: promise alone", func(c *Config) { c.Exit = exitPromise; c.Gates = nil }, nil, obs("t1", done, nil), DecideComplete, "promise"},
+		{"policy promise: a failing gate still blocks", func(c *Config) { c.Exit = exitPromise }, nil, obs("t1", done, gates(GateFail, GatePass)), DecideContinue, "gate build"},
+		{"policy either: gates pass without promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
 		{"marker completes", func(c *Config) { c.Markers = []string{"<loop-complete>"} }, nil, obs("t1", "<loop-complete>", gates(GatePass, GatePass)), DecideComplete, "marker"},
 		{"status block EXIT_SIGNAL", nil, nil, obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", gates(GatePass, GatePass)), DecideComplete, "EXIT_SIGNAL"},
 		{"assumption criterion never completes", func(c *Config) { c.Criteria = []Criterion{{Name: "fast", Verify: VerifyAssumption}} }, nil, obs("t1", done, gates(GatePass, GatePass)), DecideContinue, "criterion fast"},
 		{"observation criterion from the status block", func(c *Config) { c.Criteria = []Criterion{{Name: "docs", Verify: VerifyObservation}} }, nil,
 			obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\n---END_STATUS---", gates(GatePass, GatePass)), DecideComplete, ""},
-		{"execution criterion needs its gate to pass", func(c *Config) { c.Criteria = []Criterion{{Name: "tested", Verify: VerifyExecution, Gate: "test"}} }, nil,
+		{"execution criterion needs its gate to pass", func(c *Config) { c.Criteria = []Criterion{{Name: "tested", Verify: verifyExecution, Gate: "test"}} }, nil,
 			obs("t1", done, gates(GatePass, GateSkip)), DecideContinue, "criterion tested"},
 		{"max iterations reached pauses", nil, func(s *State) { s.Iteration = 9 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "max iterations reached"},
 		{"last iteration may still complete", nil, func(s *State) { s.Iteration = 9 }, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, ""},
@@ -117,7 +117,7 @@ func TestDecide(t *testing.T) {
 				s.Breakers.LastUnmet, s.Breakers.SameUnmet, s.Breakers.LastFingerprint = "exit signal, gate test", 4, "test=other"
 			},
 			obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
-		{"a promise-only loop that changes files is not stuck", func(c *Config) { c.Gates, c.Exit = nil, ExitPromise },
+		{"a promise-only loop that changes files is not stuck", func(c *Config) { c.Gates, c.Exit = nil, exitPromise },
 			func(s *State) { s.Breakers.LastUnmet, s.Breakers.SameUnmet = "exit signal", 4 }, obs("t1", "working", nil), DecideContinue, "exit signal"},
 		{"rework limit set by a person escalates", func(c *Config) { c.Limits.SameError, c.Limits.Rework = 100, 3 },
 			func(s *State) { s.Breakers.Rework = map[string]int{"test": 3}; s.Breakers.LastLayer = "build" }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "escalating"},
@@ -128,12 +128,12 @@ func TestDecide(t *testing.T) {
 		{"no promise and no gate runs to its limit", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit },
 			func(s *State) { s.Iteration = 9 }, obs("t1", done, nil), DecidePause, "ran to its limit of 10 iterations (no promise or gate ends this loop); to go on, resume with a higher limit: `git loop resume x --max-iterations 20`"},
 		{"no promise and no gate: a promise does not complete it", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit },
-			nil, obs("t1", done+"\n---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", nil), DecideContinue, UnmetLimit},
+			nil, obs("t1", done+"\n---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", nil), DecideContinue, unmetLimit},
 		{"continue otherwise", nil, nil, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet: gate test, exit signal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := Decide(testConfig(tt.cfg), testState(tt.st), tt.obs)
+			v := decide(testConfig(tt.cfg), testState(tt.st), tt.obs)
 			if v.Decision != tt.decision || !strings.Contains(v.Reason, tt.reason) {
 				t.Errorf("got %s (%s), want %s (%s)", v.Decision, v.Reason, tt.decision, tt.reason)
 			}
@@ -145,7 +145,7 @@ func TestDecideRouting(t *testing.T) {
 	cfg := testConfig(func(c *Config) { c.Routes = []Route{{Pattern: `unwrap_used`, Layer: "build"}} })
 	g := gates(GatePass, GateFail)
 	g[1].Tail = "warning: called unwrap_used on a Result"
-	v := Decide(cfg, testState(nil), obs("t1", "", g))
+	v := decide(cfg, testState(nil), obs("t1", "", g))
 	if v.Layer != "build" || v.State.Breakers.LastLayer != "build" {
 		t.Fatalf("routed to %q, last layer %q; want build", v.Layer, v.State.Breakers.LastLayer)
 	}
@@ -158,7 +158,7 @@ func TestContinuationMessage(t *testing.T) {
 	g := gates(GatePass, GateFail)
 	g[1].Tail = strings.Repeat("noise\n", 100) + "--- FAIL: TestAdd\n"
 	g[1].ExitCode = 1
-	v := Decide(testConfig(nil), testState(nil), obs("t1", done, g))
+	v := decide(testConfig(nil), testState(nil), obs("t1", done, g))
 	for _, want := range []string{"Make the tests pass.", "iteration 1 of 10", "You signalled completion, but test does not pass",
 		`gate "test" (fail, exit 1)`, "--- FAIL: TestAdd", "every gate passes (build, test) and you write <promise>DONE</promise>"} {
 		if !strings.Contains(v.ForAgent, want) {
@@ -174,7 +174,7 @@ func TestContinuationMessage(t *testing.T) {
 func TestContinuationFencesOutput(t *testing.T) {
 	g := gates(GatePass, GateFail)
 	g[1].Tail = "```\nbroken out\n```"
-	v := Decide(testConfig(nil), testState(nil), obs("t1", "", g))
+	v := decide(testConfig(nil), testState(nil), obs("t1", "", g))
 	if !strings.Contains(v.ForAgent, "````\n```\nbroken out\n```\n````") {
 		t.Errorf("output not fenced with a longer fence:\n%s", v.ForAgent)
 	}
@@ -183,8 +183,8 @@ func TestContinuationFencesOutput(t *testing.T) {
 func TestDecideIsPure(t *testing.T) {
 	st := testState(func(s *State) { s.Breakers.Rework = map[string]int{"test": 1} })
 	before := fmt.Sprintf("%+v", *st)
-	a := Decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
-	b := Decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
+	a := decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
+	b := decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
 	if fmt.Sprintf("%+v", *st) != before {
 		t.Fatal("Decide changed its input state")
 	}
@@ -202,7 +202,7 @@ func TestDecideProperties(t *testing.T) {
 	statuses := []string{GatePass, GatePass, GatePass, GateFail, GateBlocked, GateSkip, GateTimeout, GateError}
 	msgs := []string{"", "working on it", done, "```\n<promise>DONE</promise>\n```", "<loop-complete>",
 		"---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\n---END_STATUS---"}
-	policies := []string{ExitBoth, ExitGates, ExitPromise, ExitEither}
+	policies := []string{exitBoth, exitGates, exitPromise, exitEither}
 	for run := 0; run < 3000; run++ {
 		cfg := testConfig(func(c *Config) {
 			c.Exit = policies[rng.Intn(len(policies))]
@@ -223,11 +223,11 @@ func TestDecideProperties(t *testing.T) {
 			}
 			g := gates(statuses[rng.Intn(len(statuses))], statuses[rng.Intn(len(statuses))])
 			o := obs(trees[rng.Intn(len(trees))], msgs[rng.Intn(len(msgs))], g)
-			v := Decide(cfg, st, o)
+			v := decide(cfg, st, o)
 			if cfg.Shape == spec.ShapeColleague && v.Decision == DecideComplete {
 				t.Fatalf("run %d: a colleague loop completed without a person confirming", run)
 			}
-			if v.Decision == DecideComplete || v.State.Checkpoint == CheckpointCompletion {
+			if v.Decision == DecideComplete || v.State.Checkpoint == checkpointCompletion {
 				for _, gr := range g {
 					if gr.Status != GatePass && gr.Status != GateSkip { // independent of decide.go's failed()
 						t.Fatalf("run %d: completed with gate %s %s", run, gr.Name, gr.Status)
@@ -242,7 +242,7 @@ func TestDecideProperties(t *testing.T) {
 			if v.State.Iteration != st.Iteration+1 {
 				t.Fatalf("run %d: iteration went from %d to %d", run, st.Iteration, v.State.Iteration)
 			}
-			if v.State.Checkpoint == CheckpointPlan || v.State.Checkpoint == CheckpointIteration {
+			if v.State.Checkpoint == checkpointPlan || v.State.Checkpoint == checkpointIteration {
 				v.Decision, v.State.Status, v.State.Checkpoint = DecideContinue, StatusActive, "" // a person resumes
 			}
 			if v.Decision != DecideContinue {

@@ -25,7 +25,7 @@ func runJudgedGate(ctx context.Context, g Gate, layer int, opts RunOptions) Gate
 	res := runGate(ctx, g, layer, opts)
 	unmet := judgeDiagnostics(&res, g, opts.Dir, began)
 	if res.Failed() {
-		res.Fingerprint = GateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
+		res.Fingerprint = gateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
 		if len(unmet) > 0 {
 			// The fingerprint ignores numbers, but here the numbers are the failure: coverage
 			// rising from 70% to 80% is progress, not the same failure again.

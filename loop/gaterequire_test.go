@@ -39,7 +39,7 @@ func TestGateRequire(t *testing.T) {
 			past := time.Now().Add(-time.Hour)
 			os.Chtimes(old, past, past)
 			tc.gate.Name = "g"
-			res := RunGates(context.Background(), []Gate{tc.gate}, RunOptions{Dir: dir})[0]
+			res := runGates(context.Background(), []Gate{tc.gate}, RunOptions{Dir: dir})[0]
 			if res.Status != tc.status {
 				t.Errorf("status %s, want %s; tail:\n%s", res.Status, tc.status, res.Tail)
 			}
@@ -71,7 +71,7 @@ func TestGateRequireRealGoTest(t *testing.T) {
 		}
 	}
 	gate := Gate{Name: "coverage", Run: "go test -cover ./...", Require: []string{"coverage >= 85"}}
-	res := RunGates(context.Background(), []Gate{gate}, RunOptions{Dir: dir})[0]
+	res := runGates(context.Background(), []Gate{gate}, RunOptions{Dir: dir})[0]
 	if res.Status != GateFail || !strings.Contains(res.Tail, "coverage 50% < 85%") {
 		t.Fatalf("status %s, tail:\n%s", res.Status, res.Tail)
 	}
@@ -86,7 +86,7 @@ func TestRequireFingerprintFollowsTheFigure(t *testing.T) {
 	dir := t.TempDir()
 	run := func(total string) string {
 		g := Gate{Name: "cov", Run: "echo 'TOTAL 10 3 " + total + "'", Require: []string{"coverage >= 85"}}
-		res := RunGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})[0]
+		res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})[0]
 		if res.Status != GateFail || res.Fingerprint == "" {
 			t.Fatalf("status %s, fingerprint %q", res.Status, res.Fingerprint)
 		}

@@ -100,7 +100,7 @@ type RunOptions struct {
 	DeadlineWhy string
 }
 
-// RunGates runs gates in opts.Dir and returns one result per gate, in gate order.
+// runGates runs gates in opts.Dir and returns one result per gate, in gate order.
 //
 // Each gate runs `sh -c RUN` (on Windows `cmd /S /C RUN`) with stdin empty and the
 // environment os.Environ()+opts.Env+GIT_LOOP_GATE=<name>. Exit status 0 is pass, 1 fail,
@@ -109,7 +109,7 @@ type RunOptions struct {
 // SIGTERM and, a second later, SIGKILL. When a gate's main process exits, whatever it left
 // running in its process group is killed too, so a background child holding the output pipe
 // cannot keep RunGates waiting. Output is kept as a bounded tail.
-func RunGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
+func runGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
 	if opts.DefaultTimeout <= 0 {
 		opts.DefaultTimeout = DefaultGateTimeout
 	}
@@ -154,7 +154,7 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		res.Truncated = tail.Truncated()
 		switch res.Status {
 		case GateFail, GateBlocked, GateTimeout, GateError:
-			res.Fingerprint = GateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
+			res.Fingerprint = gateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
 		}
 	}()
 	if ctx.Err() != nil {
@@ -225,12 +225,12 @@ func GateExit(err error) (int, string) {
 	return code, GateFail // other status, or killed by a signal (-1)
 }
 
-// GateFingerprint identifies a gate failure so that reruns of the same failure match: the
+// gateFingerprint identifies a gate failure so that reruns of the same failure match: the
 // output is normalised (ANSI escapes stripped; temp paths, durations, UUIDs, hex strings of 7
 // or more characters and digit runs replaced by placeholders; whitespace collapsed), cut to
 // its last few KiB (min(4 KiB, tailBytes/2)), and hashed with the gate's name and status. The
 // result is the first 12 hex digits of the SHA-1.
-func GateFingerprint(name, status, tail string, tailBytes int) string {
+func gateFingerprint(name, status, tail string, tailBytes int) string {
 	norm := normalizeGateOutput(tail)
 	window := gateFingerprintWindow
 	if tailBytes > 0 {

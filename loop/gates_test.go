@@ -27,7 +27,7 @@ func TestRunGatesExitCodes(t *testing.T) {
 	}{
 		{GatePass, 0}, {GateFail, 1}, {GateBlocked, 2}, {GateSkip, 3}, {GateFail, 4}, {GateFail, 42},
 	}
-	res := RunGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
+	res := runGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
 	if len(res) != len(gates) {
 		t.Fatalf("got %d results for %d gates", len(res), len(gates))
 	}
@@ -53,7 +53,7 @@ func TestRunGatesExitCodes(t *testing.T) {
 
 func TestRunGatesCannotStart(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-dir")
-	res := RunGates(context.Background(), []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: missing})
+	res := runGates(context.Background(), []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: missing})
 	r := res[0]
 	if r.Status != GateError || r.ExitCode != -1 || r.Fingerprint == "" || !strings.Contains(r.Tail, "cannot start") {
 		t.Fatalf("got %+v, want an error result", r)
@@ -69,7 +69,7 @@ func TestRunGatesSequentialStops(t *testing.T) {
 		{Name: "d", Run: "exit 0"},
 		{Name: "e", Run: "exit 1"},
 	}
-	res := RunGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
+	res := runGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
 	want := []string{GatePass, GateSkip, GateBlocked, GateSkip, GateSkip}
 	for i, r := range res {
 		if r.Status != want[i] || r.Layer != i+1 || r.Name != gates[i].Name {
@@ -86,7 +86,7 @@ func TestRunGatesSequentialStops(t *testing.T) {
 	}
 
 	// Parallel mode runs everything.
-	res = RunGates(context.Background(), gates, RunOptions{Dir: dir})
+	res = runGates(context.Background(), gates, RunOptions{Dir: dir})
 	want = []string{GatePass, GateSkip, GateBlocked, GatePass, GateFail}
 	for i, r := range res {
 		if r.Status != want[i] {
@@ -98,14 +98,14 @@ func TestRunGatesSequentialStops(t *testing.T) {
 func TestRunGatesCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := RunGates(ctx, []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: t.TempDir()})
+	res := runGates(ctx, []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: t.TempDir()})
 	if r := res[0]; r.Status != GateTimeout || r.Fingerprint == "" {
 		t.Fatalf("got %+v, want timeout", r)
 	}
 }
 
 func TestRunGatesNone(t *testing.T) {
-	if res := RunGates(context.Background(), nil, RunOptions{}); len(res) != 0 {
+	if res := runGates(context.Background(), nil, RunOptions{}); len(res) != 0 {
 		t.Fatalf("got %v", res)
 	}
 }
@@ -162,14 +162,14 @@ func TestGateFingerprint(t *testing.T) {
 	a := "\x1b[1m--- FAIL: TestParse (0.01s)\x1b[0m\n    parse_test.go:42: got 17, want 18\n    at /tmp/TestParse3141/001/in.txt\nFAIL\tgithub.com/x/y\t0.532s\n"
 	b := "--- FAIL: TestParse (1.27s)\n    parse_test.go:43: got 170, want 180\n    at /tmp/TestParse2718/001/in.txt\nFAIL\tgithub.com/x/y\t12.5s\n"
 	other := "--- FAIL: TestFormat (0.01s)\n    format_test.go:42: got 17, want 18\nFAIL\tgithub.com/x/y\t0.532s\n"
-	fa := GateFingerprint("test", GateFail, a, 0)
-	if fb := GateFingerprint("test", GateFail, b, 0); fa != fb {
+	fa := gateFingerprint("test", GateFail, a, 0)
+	if fb := gateFingerprint("test", GateFail, b, 0); fa != fb {
 		t.Errorf("same failure, different fingerprints: %s %s", fa, fb)
 	}
 	for _, d := range []struct{ what, fp string }{
-		{"another failure", GateFingerprint("test", GateFail, other, 0)},
-		{"another gate", GateFingerprint("lint", GateFail, a, 0)},
-		{"another status", GateFingerprint("test", GateBlocked, a, 0)},
+		{"another failure", gateFingerprint("test", GateFail, other, 0)},
+		{"another gate", gateFingerprint("lint", GateFail, a, 0)},
+		{"another status", gateFingerprint("test", GateBlocked, a, 0)},
 	} {
 		if d.fp == fa {
 			t.Errorf("%s has the same fingerprint %s", d.what, fa)
@@ -180,7 +180,7 @@ func TestGateFingerprint(t *testing.T) {
 	}
 	// Where a long output happens to be cut does not matter.
 	long := strings.Repeat("noise line 1234\n", 1000) + "the error\n"
-	if GateFingerprint("t", GateFail, long[3:], 8192) != GateFingerprint("t", GateFail, long[7:], 8192) {
+	if gateFingerprint("t", GateFail, long[3:], 8192) != gateFingerprint("t", GateFail, long[7:], 8192) {
 		t.Errorf("fingerprint depends on where the tail was cut")
 	}
 }

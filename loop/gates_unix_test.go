@@ -19,7 +19,7 @@ import (
 func TestRunGatesParallelOverlaps(t *testing.T) {
 	gates := []Gate{{Name: "a", Run: "sleep 1"}, {Name: "b", Run: "sleep 1"}, {Name: "c", Run: "sleep 1; exit 1"}}
 	start := time.Now()
-	res := RunGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
+	res := runGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
 	elapsed := time.Since(start)
 	if elapsed >= 1800*time.Millisecond {
 		t.Errorf("three 1s gates took %v: not run in parallel", elapsed)
@@ -41,14 +41,14 @@ func TestRunGatesSequentialInOrder(t *testing.T) {
 		{Name: "one", Run: "sleep 0.2; echo one >> order"},
 		{Name: "two", Run: "echo two >> order"},
 	}
-	RunGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
+	runGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
 	b, err := os.ReadFile(filepath.Join(dir, "order"))
 	if err != nil || string(b) != "one\ntwo\n" {
 		t.Fatalf("order file %q, %v", b, err)
 	}
 	// After a failure nothing more runs.
 	gates = []Gate{{Name: "f", Run: "exit 1"}, {Name: "after", Run: "touch ran"}}
-	res := RunGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
+	res := runGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
 	if _, err := os.Stat(filepath.Join(dir, "ran")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a gate after the failure ran (stat: %v)", err)
 	}
@@ -61,7 +61,7 @@ func TestRunGatesEnvDirStdin(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "marker"), []byte("here\n"), 0o644)
 	g := Gate{Name: "envgate", Run: `cat; echo "gate=$GIT_LOOP_GATE extra=$EXTRA"; cat marker; echo err >&2`}
-	res := RunGates(context.Background(), []Gate{g}, RunOptions{Dir: dir, Env: []string{"EXTRA=yes", "GIT_LOOP_GATE=spoofed"}})
+	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir, Env: []string{"EXTRA=yes", "GIT_LOOP_GATE=spoofed"}})
 	r := res[0]
 	if r.Status != GatePass {
 		t.Fatalf("got %+v", r)
@@ -117,7 +117,7 @@ func TestRunGatesTimeoutKillsGroup(t *testing.T) {
 	// The grandchild ignores SIGTERM, so only the SIGKILL after the grace period stops it.
 	g := Gate{Name: "slow", Run: `echo started; (trap '' TERM; exec sleep 30) & echo $! > pid; sleep 30`, Timeout: "300ms"}
 	start := time.Now()
-	res := RunGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
 	r := res[0]
 	if r.Status != GateTimeout || r.ExitCode != -1 || r.Fingerprint == "" {
@@ -137,7 +137,7 @@ func TestRunGatesTimeoutPromptWhenTermHonoured(t *testing.T) {
 	dir := t.TempDir()
 	g := Gate{Name: "slow", Run: `sleep 30 & echo $! > pid; sleep 30`, Timeout: "200ms"}
 	start := time.Now()
-	res := RunGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
 	if res[0].Status != GateTimeout {
 		t.Fatalf("got %+v", res[0])
@@ -150,7 +150,7 @@ func TestRunGatesTimeoutPromptWhenTermHonoured(t *testing.T) {
 
 func TestRunGatesDefaultTimeoutAndCancel(t *testing.T) {
 	dir := t.TempDir()
-	res := RunGates(context.Background(), []Gate{{Name: "d", Run: "sleep 30"}}, RunOptions{Dir: dir, DefaultTimeout: 100 * time.Millisecond})
+	res := runGates(context.Background(), []Gate{{Name: "d", Run: "sleep 30"}}, RunOptions{Dir: dir, DefaultTimeout: 100 * time.Millisecond})
 	if res[0].Status != GateTimeout {
 		t.Errorf("default timeout: got %+v", res[0])
 	}
@@ -159,7 +159,7 @@ func TestRunGatesDefaultTimeoutAndCancel(t *testing.T) {
 	time.AfterFunc(200*time.Millisecond, cancel)
 	gates := []Gate{{Name: "a", Run: "sleep 30"}, {Name: "b", Run: "sleep 30 & echo $! > pid; wait"}, {Name: "c", Run: "exit 0"}}
 	start := time.Now()
-	res = RunGates(ctx, gates, RunOptions{Dir: dir})
+	res = runGates(ctx, gates, RunOptions{Dir: dir})
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
 		t.Errorf("cancel took %v", elapsed)
 	}
@@ -176,7 +176,7 @@ func TestRunGatesBackgroundChildHoldsOutput(t *testing.T) {
 	dir := t.TempDir()
 	g := Gate{Name: "bg", Run: `(sleep 30 & echo $! > pid); echo done; exit 0`}
 	start := time.Now()
-	res := RunGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
 	if r := res[0]; r.Status != GatePass || r.Tail != "done\n" {
 		t.Errorf("got %+v", r)
@@ -197,7 +197,7 @@ func TestRunGatesEscapedChildHoldsOutput(t *testing.T) {
 	// reach it; RunGates must still return.
 	g := Gate{Name: "escaped", Run: `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; echo done`}
 	start := time.Now()
-	res := RunGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
 	pid := readPid(t, filepath.Join(dir, "pid"))
 	syscall.Kill(pid, syscall.SIGKILL)
@@ -216,7 +216,7 @@ func TestRunGatesHugeOutputBounded(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	res := RunGates(context.Background(), []Gate{{Name: "yes", Run: "yes | head -c " + strconv.Itoa(size) + "; exit 1"}},
+	res := runGates(context.Background(), []Gate{{Name: "yes", Run: "yes | head -c " + strconv.Itoa(size) + "; exit 1"}},
 		RunOptions{Dir: t.TempDir(), TailBytes: 4096})
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
@@ -239,8 +239,8 @@ func TestRunGatesFingerprintAcrossRuns(t *testing.T) {
 	dir := t.TempDir()
 	// Output that differs between runs only in a pid, a temp dir, a timestamp and a duration.
 	fail := Gate{Name: "t", Run: `d=$(mktemp -d); echo "--- FAIL: TestX (0.$$s)"; echo "open $d/cfg: no such file (pid $$, at $(date +%s))"; rmdir "$d"; exit 1`}
-	a := RunGates(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
-	b := RunGates(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
+	a := runGates(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
+	b := runGates(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
 	if a.Tail == b.Tail {
 		t.Fatalf("test needs outputs that differ: %q", a.Tail)
 	}
@@ -249,7 +249,7 @@ func TestRunGatesFingerprintAcrossRuns(t *testing.T) {
 	}
 	other := fail
 	other.Run = strings.Replace(fail.Run, "TestX", "TestY", 1)
-	if c := RunGates(context.Background(), []Gate{other}, RunOptions{Dir: dir})[0]; c.Fingerprint == a.Fingerprint {
+	if c := runGates(context.Background(), []Gate{other}, RunOptions{Dir: dir})[0]; c.Fingerprint == a.Fingerprint {
 		t.Errorf("different failures share fingerprint %s", a.Fingerprint)
 	}
 }

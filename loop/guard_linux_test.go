@@ -29,7 +29,7 @@ func TestGuardKillsWhatLeftTheGroup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			res := RunGates(context.Background(), []Gate{{Name: "g", Run: tt.run, Timeout: tt.timeout}}, RunOptions{Dir: dir})
+			res := runGates(context.Background(), []Gate{{Name: "g", Run: tt.run, Timeout: tt.timeout}}, RunOptions{Dir: dir})
 			if r := res[0]; r.Status != tt.status || r.ExitCode != tt.code {
 				t.Errorf("got %s exit %d, want %s exit %d (tail %q)", r.Status, r.ExitCode, tt.status, tt.code, r.Tail)
 			}

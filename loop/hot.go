@@ -141,23 +141,23 @@ func writeHotState(r *gitstore.Repo, name string, tip gitstore.Hash, st *State, 
 	warnOnce("the hot-state cache", err, "the loop's state is read from its ref instead, a little slower")
 }
 
-// ActivePointerPath is the file naming the active loop of r's worktree. It lives in the
+// activePointerPath is the file naming the active loop of r's worktree. It lives in the
 // worktree's own git dir, so each linked worktree has its own and `git worktree remove`
 // takes it away with the worktree.
-func ActivePointerPath(gitDir string) string {
+func activePointerPath(gitDir string) string {
 	return filepath.Join(gitDir, "loop", "active")
 }
 
-// ActiveName returns the loop name recorded in r's worktree pointer, or "" when there is
+// activeName returns the loop name recorded in r's worktree pointer, or "" when there is
 // none. The pointer is a cache: it may name a loop that has ended, is gone, or is no valid
 // name at all; FindActive checks it and drops a bad one.
-func ActiveName(r *gitstore.Repo) (string, error) {
+func activeName(r *gitstore.Repo) (string, error) {
 	return readPointer(r.GitDir)
 }
 
 // readPointer reads the active-loop pointer in gitDir: "" when there is none.
 func readPointer(gitDir string) (string, error) {
-	data, err := os.ReadFile(ActivePointerPath(gitDir))
+	data, err := os.ReadFile(activePointerPath(gitDir))
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
@@ -168,7 +168,7 @@ func readPointer(gitDir string) (string, error) {
 }
 
 func setActive(r *gitstore.Repo, name string) error {
-	if err := gitstore.WriteFileAtomic(ActivePointerPath(r.GitDir), []byte(name+"\n")); err != nil {
+	if err := gitstore.WriteFileAtomic(activePointerPath(r.GitDir), []byte(name+"\n")); err != nil {
 		return fmt.Errorf("record active loop: %w", err)
 	}
 	return nil
@@ -176,8 +176,8 @@ func setActive(r *gitstore.Repo, name string) error {
 
 // clearActive removes the pointer if it still names name.
 func clearActive(r *gitstore.Repo, name string) {
-	if cur, err := ActiveName(r); err == nil && cur == name {
-		_ = os.Remove(ActivePointerPath(r.GitDir))
+	if cur, err := activeName(r); err == nil && cur == name {
+		_ = os.Remove(activePointerPath(r.GitDir))
 	}
 }
 

@@ -146,7 +146,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			opts.DeadlineWhy += ", assumed from the gates' timeouts"
 		}
 	}
-	results := RunGates(ctx, cfg.Gates, opts)
+	results := runGates(ctx, cfg.Gates, opts)
 	if ctx.Err() != nil {
 		// Interrupted (Ctrl-C, or the agent killing its hook) while the gates ran: their
 		// results say nothing about the work, so nothing is recorded and the loop is as it was.
@@ -172,7 +172,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		}
 		obs := Observation{At: s.Now().UTC(), Tree: snap.Tree.String(), Gates: results, Message: in.Message,
 			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands, FreshContext: in.Kind == "run", Cap: in.Cap}
-		v := Decide(cfg, st, obs)
+		v := decide(cfg, st, obs)
 		next := v.State
 		if mark != nil {
 			next.Transcript = mark
@@ -255,12 +255,12 @@ func judgedAlready(st *State, in StopInput) *StopResult {
 // notOurs answers for a loop this stop must leave alone: not active, or another session's.
 func notOurs(st *State, in StopInput) *StopResult {
 	if st.Status != StatusActive {
-		return &StopResult{Verdict: Verdict{Decision: DecideAllow, Reason: "loop is " + st.Status}, State: st}
+		return &StopResult{Verdict: Verdict{Decision: decideAllow, Reason: "loop is " + st.Status}, State: st}
 	}
 	// A hook's stop that names no session is no more this session's than another's: it is
 	// judged only by a loop bound to none. (A driver's run names none and drives any.)
 	if st.Session != "" && st.Session != in.Session && (in.Session != "" || in.Kind == "stop") {
-		return &StopResult{Verdict: Verdict{Decision: DecideAllow, Reason: "loop belongs to another session"}, State: st}
+		return &StopResult{Verdict: Verdict{Decision: decideAllow, Reason: "loop belongs to another session"}, State: st}
 	}
 	return nil
 }

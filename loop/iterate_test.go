@@ -67,7 +67,7 @@ func TestStopFalseClaimThenFix(t *testing.T) {
 	if r.Verdict.Decision != DecideComplete || r.State.Status != StatusCompleted {
 		t.Fatalf("after the fix: %s (%s)", r.Verdict.Decision, r.Verdict.Reason)
 	}
-	if name, _ := ActiveName(s.Repo); name != "" {
+	if name, _ := activeName(s.Repo); name != "" {
 		t.Errorf("completed loop still active here: %q", name)
 	}
 	out, err := exec.Command("git", "-C", dir, "show", "refs/loop/g:"+IterationPath(1)).Output()
@@ -85,7 +85,7 @@ func TestStopOtherSession(t *testing.T) {
 	s, _ := startGated(t, "mine")
 	tip, _ := s.Repo.ReadRef(RefName("g"))
 	r := stop(t, s, StopInput{Session: "theirs", Message: "<promise>DONE</promise>"})
-	if r.Verdict.Decision != DecideAllow || r.Iteration != nil {
+	if r.Verdict.Decision != decideAllow || r.Iteration != nil {
 		t.Fatalf("other session: %s, recorded %v", r.Verdict.Decision, r.Iteration != nil)
 	}
 	if after, _ := s.Repo.ReadRef(RefName("g")); after != tip {
@@ -99,7 +99,7 @@ func TestStopPausedLoop(t *testing.T) {
 	if _, err := s.SetStatus("g", Pause); err != nil {
 		t.Fatal(err)
 	}
-	if r := stop(t, s, StopInput{}); r.Verdict.Decision != DecideAllow || r.Iteration != nil {
+	if r := stop(t, s, StopInput{}); r.Verdict.Decision != decideAllow || r.Iteration != nil {
 		t.Fatalf("paused: %s", r.Verdict.Decision)
 	}
 }

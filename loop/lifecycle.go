@@ -59,7 +59,7 @@ func (s *Store) StartConfig(opts StartOptions) (Config, error) {
 			return Config{}, err
 		}
 	}
-	settings, err := LoadSettings(s.Repo)
+	settings, err := loadSettings(s.Repo)
 	if err != nil {
 		return Config{}, err
 	}
@@ -186,7 +186,7 @@ func (s *Store) defaultName() (string, error) {
 // pointer). A bad pointer (not a loop name, a loop that is gone, ended or elsewhere) is
 // removed, never reported as an error.
 func (s *Store) FindActive() (string, *State, error) {
-	if name, _ := ActiveName(s.Repo); name != "" {
+	if name, _ := activeName(s.Repo); name != "" {
 		st, err := s.liveHere(name)
 		if st != nil || err != nil {
 			return name, st, err
@@ -409,7 +409,7 @@ func (s *Store) SetStatusWith(name string, t Transition, newMax int) (*State, er
 // completion may run again (see confirmCompletion).
 func (s *Store) SetStatusContext(ctx context.Context, name string, t Transition, newMax int) (*State, error) {
 	if t == Resume && !IsFetched(name) {
-		if _, st, err := s.ReadState(name); err == nil && st.Status == StatusPaused && st.Checkpoint == CheckpointCompletion {
+		if _, st, err := s.ReadState(name); err == nil && st.Status == StatusPaused && st.Checkpoint == checkpointCompletion {
 			return s.confirmCompletion(ctx, name, st, newMax)
 		}
 	}

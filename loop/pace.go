@@ -9,8 +9,8 @@ import (
 	"github.com/git-loop/git-loop/gitstore"
 )
 
-// LongSession is how long an agent session may run before the loop suggests a fresh context.
-const LongSession = 25 * time.Minute
+// longSession is how long an agent session may run before the loop suggests a fresh context.
+const longSession = 25 * time.Minute
 
 // slowIterationFloor is the shortest iteration the "twice the previous one" rule looks at:
 // a stop after seconds instead of a fraction of one is not a context growing long.
@@ -36,8 +36,8 @@ func pace(st, next *State, at time.Time) string {
 	if session.IsZero() {
 		session = st.StartedAt
 	}
-	if ran := at.Sub(session); ran > LongSession {
-		why = append(why, fmt.Sprintf("this session has run %s, past %s", roundDuration(ran), roundDuration(LongSession)))
+	if ran := at.Sub(session); ran > longSession {
+		why = append(why, fmt.Sprintf("this session has run %s, past %s", roundDuration(ran), roundDuration(longSession)))
 	}
 	return strings.Join(why, "; ")
 }

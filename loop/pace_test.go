@@ -29,7 +29,7 @@ func TestDecideLongSession(t *testing.T) {
 			o := obs("t1", "", gates(GatePass, GateFail))
 			o.At = t0.Add(tt.at)
 			st := testState(tt.st)
-			v := Decide(testConfig(nil), st, o)
+			v := decide(testConfig(nil), st, o)
 			if v.Decision != DecideContinue {
 				t.Fatalf("decision %s (%s)", v.Decision, v.Reason)
 			}
@@ -60,8 +60,8 @@ func TestDecideLongSession(t *testing.T) {
 func TestColleagueCheckpointWarns(t *testing.T) {
 	o := obs("t1", "", gates(GatePass, GateFail))
 	o.At = t0.Add(time.Hour)
-	v := Decide(testConfig(colleague(nil)), testState(nil), o)
-	if v.State.Checkpoint != CheckpointPlan || !strings.Contains(v.ForAgent, "Long session") || !strings.Contains(v.ForUser, "--fresh") {
+	v := decide(testConfig(colleague(nil)), testState(nil), o)
+	if v.State.Checkpoint != checkpointPlan || !strings.Contains(v.ForAgent, "Long session") || !strings.Contains(v.ForUser, "--fresh") {
 		t.Errorf("checkpoint %q without the warning:\n%s\n%s", v.State.Checkpoint, v.ForAgent, v.ForUser)
 	}
 }
@@ -71,7 +71,7 @@ func TestColleagueCheckpointWarns(t *testing.T) {
 func TestDecideFreshContextNeverWarns(t *testing.T) {
 	o := obs("t1", "", gates(GatePass, GateFail))
 	o.At, o.FreshContext = t0.Add(time.Hour), true
-	v := Decide(testConfig(nil), testState(func(s *State) { s.LastIteration = time.Minute }), o)
+	v := decide(testConfig(nil), testState(func(s *State) { s.LastIteration = time.Minute }), o)
 	if strings.Contains(v.ForAgent, "Long session") || strings.Contains(v.ForUser, "long session") || v.State.LastIteration != time.Hour {
 		t.Errorf("fresh context: took %v\n%s\n%s", v.State.LastIteration, v.ForAgent, v.ForUser)
 	}

@@ -33,16 +33,16 @@ type Limits struct {
 
 // Default circuit-breaker thresholds.
 const (
-	DefaultStuck      = 5
-	DefaultSameError  = 3
-	DefaultNoProgress = 3
-	DefaultRework     = 3
+	defaultStuck      = 5
+	defaultSameError  = 3
+	defaultNoProgress = 3
+	defaultRework     = 3
 )
 
-func (l Limits) stuck() int      { return orDefault(l.Stuck, DefaultStuck) }
-func (l Limits) sameError() int  { return orDefault(l.SameError, DefaultSameError) }
-func (l Limits) noProgress() int { return orDefault(l.NoProgress, DefaultNoProgress) }
-func (l Limits) rework() int     { return orDefault(l.Rework, DefaultRework) }
+func (l Limits) stuck() int      { return orDefault(l.Stuck, defaultStuck) }
+func (l Limits) sameError() int  { return orDefault(l.SameError, defaultSameError) }
+func (l Limits) noProgress() int { return orDefault(l.NoProgress, defaultNoProgress) }
+func (l Limits) rework() int     { return orDefault(l.Rework, defaultRework) }
 
 func orDefault(v, d int) int {
 	if v > 0 {
@@ -53,7 +53,7 @@ func orDefault(v, d int) int {
 
 // Verification kinds of a criterion.
 const (
-	VerifyExecution   = "execution"   // a gate proves it
+	verifyExecution   = "execution"   // a gate proves it
 	VerifyObservation = "observation" // the agent's status block reports it
 	VerifyAssumption  = "assumption"  // only assumed: can never complete a loop
 )
@@ -118,7 +118,7 @@ func (p *Policy) applySections(c *gitstore.Config, where string) error {
 	for _, name := range c.Subsections("criterion") {
 		cr := Criterion{Name: name, Verify: c.Get("criterion", name, "verify"), Gate: c.Get("criterion", name, "gate")}
 		switch cr.Verify {
-		case VerifyExecution:
+		case verifyExecution:
 			if cr.Gate == "" {
 				return fmt.Errorf("%w: criterion %q in %s is verified by execution but names no gate; add `gate = NAME`", ErrConfig, name, where)
 			}
@@ -144,7 +144,7 @@ func (p *Policy) checkAgainst(gates []Gate) error {
 		has[g.Name] = true
 	}
 	for _, c := range p.Criteria {
-		if c.Verify == VerifyExecution && !has[c.Gate] {
+		if c.Verify == verifyExecution && !has[c.Gate] {
 			return fmt.Errorf("%w: criterion %q names gate %q, which is not configured", ErrConfig, c.Name, c.Gate)
 		}
 	}

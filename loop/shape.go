@@ -14,19 +14,19 @@ import (
 	"github.com/git-loop/git-loop/snapshots"
 )
 
-// ShapeAuto runs a loop in the shape its spec scores (loop.shape and --shape default to it).
-const ShapeAuto = "auto"
+// shapeAuto runs a loop in the shape its spec scores (loop.shape and --shape default to it).
+const shapeAuto = "auto"
 
 // Checkpoints at which a colleague-shaped loop pauses for a person (State.Checkpoint).
 const (
-	CheckpointPlan       = "plan"       // after the first iteration: the agent's plan
-	CheckpointIteration  = "iteration"  // after each later iteration
-	CheckpointCompletion = "completion" // before completing: a person confirms
+	checkpointPlan       = "plan"       // after the first iteration: the agent's plan
+	checkpointIteration  = "iteration"  // after each later iteration
+	checkpointCompletion = "completion" // before completing: a person confirms
 )
 
-// ScoreLoop scores a loop's spec: its prompt, with the loop's own terms as evidence — a
+// scoreLoop scores a loop's spec: its prompt, with the loop's own terms as evidence — a
 // gate is a measurable success check, and a promise or gates-only exit an explicit end.
-func ScoreLoop(cfg *Config) spec.SpecScore {
+func scoreLoop(cfg *Config) spec.SpecScore {
 	s := spec.ScoreSpec(cfg.Prompt)
 	var gates, ends []string
 	for _, g := range cfg.Gates {
@@ -35,7 +35,7 @@ func ScoreLoop(cfg *Config) spec.SpecScore {
 	for _, p := range cfg.Promises {
 		ends = append(ends, fmt.Sprintf("promise %q", p))
 	}
-	if len(ends) == 0 && len(cfg.Gates) > 0 && cfg.Exit == ExitGates {
+	if len(ends) == 0 && len(cfg.Gates) > 0 && cfg.Exit == exitGates {
 		ends = append(ends, "exit when every gate passes")
 	}
 	for i := range s.Dimensions {
@@ -56,12 +56,12 @@ func ScoreLoop(cfg *Config) spec.SpecScore {
 // never refuses a loop nor pauses one: a person who starts a loop has asked for it to run.
 // auto, the old default that followed the score, now means the default.
 func shapeLoop(cfg *Config, asked string) error {
-	score := ScoreLoop(cfg)
+	score := scoreLoop(cfg)
 	cfg.Spec = &score
 	switch asked {
 	case spec.ShapeColleague:
 		cfg.Shape = spec.ShapeColleague
-	case "", ShapeAuto, spec.ShapeTool:
+	case "", shapeAuto, spec.ShapeTool:
 		cfg.Shape = spec.ShapeTool
 	default:
 		return fmt.Errorf("%w: shape %q (--shape or loop.shape): use tool (unattended, the default) or colleague (checkpoints for a person)", ErrConfig, asked)
@@ -97,10 +97,10 @@ func firstClause(s string) string {
 func (v Verdict) checkpoint(cfg *Config, next State, kind, warning string) Verdict {
 	var reason, agent string
 	switch kind {
-	case CheckpointCompletion:
+	case checkpointCompletion:
 		reason = fmt.Sprintf("checkpoint before completion (%s): confirm with `git loop resume %s`, or send the agent back with `git loop resume %s --not-done`", v.Reason, cfg.Name, cfg.Name)
 		agent = "Every condition for completion holds; the loop pauses before completing for a person to confirm. Stop here and summarise what you did and how it was verified."
-	case CheckpointPlan:
+	case checkpointPlan:
 		reason = fmt.Sprintf("checkpoint after the plan (iteration %d; %s): a person reviews, then `git loop resume %s` to go on", next.Iteration, v.Reason, cfg.Name)
 		agent = "The loop pauses after your first iteration for a person to review your plan. Stop here and set out your plan and what is left; after `git loop resume` you go on with:\n\n" + v.ForAgent
 	default:
@@ -124,7 +124,7 @@ func (s *Store) resumeAtCheckpoint(name string, tip gitstore.Hash, st *State, no
 	now := s.Now().UTC()
 	next.Checkpoint, next.UpdatedAt, next.IterationStart = "", now, now
 	snap, _ := gitstore.ParseHash(st.Snapshot)
-	if st.Checkpoint == CheckpointCompletion && !notDone {
+	if st.Checkpoint == checkpointCompletion && !notDone {
 		if judged := judgedTree(st); st.Tree != judged {
 			return nil, fmt.Errorf("%w: loop %q: the worktree changed since its gates passed (tree %s, judged %s); run `git loop resume %s` again to judge it, or send the agent back with `git loop resume %s --not-done`",
 				ErrBusy, name, textutil.Short(st.Tree), textutil.Short(judged), name, name)
@@ -139,7 +139,7 @@ func (s *Store) resumeAtCheckpoint(name string, tip gitstore.Hash, st *State, no
 		return ch, err
 	}
 	next.Status, next.Reason = StatusActive, "resumed by user at the "+st.Checkpoint+" checkpoint"
-	if st.Checkpoint == CheckpointCompletion {
+	if st.Checkpoint == checkpointCompletion {
 		next.Reason = "completion not confirmed: resumed by user"
 	}
 	if err := raiseLimit(name, &next, newMax); err != nil {
@@ -154,9 +154,9 @@ func judgedTree(st *State) string {
 	return textutil.OrDefaultString(st.JudgedTree, st.Tree)
 }
 
-// KindConfirm is the kind of the iteration that judges the worktree again when a person
+// kindConfirm is the kind of the iteration that judges the worktree again when a person
 // confirms a colleague's completion after it changed.
-const KindConfirm = "confirm"
+const kindConfirm = "confirm"
 
 // confirmCompletion is a person's yes at a colleague's completion checkpoint. The gates
 // passed on the tree judged at the checkpoint; when the loop's worktree is no longer that
@@ -185,13 +185,13 @@ func (s *Store) confirmCompletion(ctx context.Context, name string, st *State, n
 	unchanged := snap == nil || snap.Tree.String() == judged && st.Tree == judged
 	var results []GateResult
 	if !unchanged {
-		results = RunGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree})
+		results = runGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree})
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("confirm the completion of loop %q: interrupted while its gates ran; nothing was recorded, confirm again with `git loop resume %s`", name, name)
 		}
 	}
 	return s.update(name, func(tip gitstore.Hash, cur *State) (*change, error) {
-		if cur.Status != StatusPaused || cur.Checkpoint != CheckpointCompletion || cur.Snapshot != st.Snapshot || cur.Iteration != st.Iteration {
+		if cur.Status != StatusPaused || cur.Checkpoint != checkpointCompletion || cur.Snapshot != st.Snapshot || cur.Iteration != st.Iteration {
 			return nil, fmt.Errorf("%w: loop %q changed while its completion was being confirmed (now %s: %s); see `git loop status %s`, then resume again", ErrBusy, name, cur.Status, cur.Reason, name)
 		}
 		if unchanged {
@@ -233,7 +233,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 		}
 	}
 	for _, c := range cfg.Criteria {
-		if c.Verify == VerifyExecution && !passed[c.Gate] {
+		if c.Verify == verifyExecution && !passed[c.Gate] {
 			unmet = append(unmet, "criterion "+c.Name)
 		}
 	}
@@ -259,7 +259,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 			next.Reason += fmt.Sprintf("; no iteration is left: `git loop resume %s --max-iterations %d`", name, next.MaxIterations*2)
 		}
 	}
-	rec := &Iteration{Number: next.Iteration, Kind: KindConfirm, At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed,
+	rec := &Iteration{Number: next.Iteration, Kind: kindConfirm, At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed,
 		Files: snap.Files, Hashed: snap.Hashed, Decision: decision, Reason: next.Reason, Gates: results, Layer: layer, Unmet: unmet}
 	ch := &change{state: next, iteration: rec, snapshot: snapCommit, decision: decision,
 		subject: fmt.Sprintf("loop %s: iteration %d: %s (%s)", name, next.Iteration, decision, textutil.FirstLine(next.Reason))}
@@ -284,7 +284,7 @@ func gateLine(g GateResult) string {
 // the agent is sent back to work.
 func (s *Store) ResumeNotDone(name string, newMax int) (*State, error) {
 	return s.update(name, func(tip gitstore.Hash, st *State) (*change, error) {
-		if st.Status != StatusPaused || st.Checkpoint != CheckpointCompletion {
+		if st.Status != StatusPaused || st.Checkpoint != checkpointCompletion {
 			return nil, fmt.Errorf("%w: loop %q is not paused at its completion checkpoint (it is %s: %s); --not-done answers that checkpoint only", ErrConfig, name, st.Status, st.Reason)
 		}
 		return s.resumeAtCheckpoint(name, tip, st, true, newMax)
@@ -310,7 +310,7 @@ func PrintShape(w io.Writer, cfg *Config) {
 // afterIteration names the checkpoint after iteration i: the plan after the first.
 func afterIteration(i int) string {
 	if i <= 1 {
-		return CheckpointPlan
+		return checkpointPlan
 	}
-	return CheckpointIteration
+	return checkpointIteration
 }

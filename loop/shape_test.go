@@ -22,12 +22,12 @@ func TestScoreLoopCountsGatesAndPromises(t *testing.T) {
 		done    string
 	}{
 		{"prompt alone", Config{Prompt: "create ok.txt"}, 3, "", ""},
-		{"a gate is a measurable check", Config{Prompt: "create ok.txt", Gates: []Gate{{Name: "ok", Run: "test -f ok.txt"}}, Exit: ExitGates}, 7, `gate "ok" (test -f ok.txt)`, "exit when every gate passes"},
-		{"a promise is an explicit end", Config{Prompt: "task", Promises: []string{"DONE"}, Exit: ExitPromise}, 2, "", `promise "DONE"`},
+		{"a gate is a measurable check", Config{Prompt: "create ok.txt", Gates: []Gate{{Name: "ok", Run: "test -f ok.txt"}}, Exit: exitGates}, 7, `gate "ok" (test -f ok.txt)`, "exit when every gate passes"},
+		{"a promise is an explicit end", Config{Prompt: "task", Promises: []string{"DONE"}, Exit: exitPromise}, 2, "", `promise "DONE"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := ScoreLoop(&tt.cfg)
+			s := scoreLoop(&tt.cfg)
 			if s.Total != tt.total {
 				t.Errorf("total %d, want %d: %+v", s.Total, tt.total, s.Dimensions)
 			}
@@ -52,7 +52,7 @@ func TestShapeLoop(t *testing.T) {
 		spec   string // the recorded score's shape
 	}{
 		{"a precise spec runs unattended", toolPrompt, "", spec.ShapeTool, spec.ShapeTool},
-		{"auto is the default", toolPrompt, ShapeAuto, spec.ShapeTool, spec.ShapeTool},
+		{"auto is the default", toolPrompt, shapeAuto, spec.ShapeTool, spec.ShapeTool},
 		{"a middling spec runs unattended", "Rename ParseCfg to ParseConfig in the config package only; behaviour must not change.", "", spec.ShapeTool, spec.ShapeColleague},
 		{"an intent runs unattended", "make it better", "", spec.ShapeTool, spec.ShapeIntent},
 		{"an intent asked to run as a colleague", "make it better", spec.ShapeColleague, spec.ShapeColleague, spec.ShapeIntent},
@@ -62,7 +62,7 @@ func TestShapeLoop(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := Config{Prompt: tt.prompt, Promises: []string{"DONE"}, Exit: ExitPromise}
+			cfg := Config{Prompt: tt.prompt, Promises: []string{"DONE"}, Exit: exitPromise}
 			err := shapeLoop(&cfg, tt.asked)
 			if tt.shape == "" {
 				if !errors.Is(err, ErrConfig) {
@@ -114,21 +114,21 @@ func TestDecideColleague(t *testing.T) {
 		checkpoint string
 		reason     string
 	}{
-		{"after the plan", colleague(nil), nil, obs("t1", "", gates(GatePass, GateFail)), DecidePause, CheckpointPlan, "checkpoint after the plan (iteration 1; unmet: gate test, exit signal)"},
-		{"after a later iteration", colleague(nil), func(s *State) { s.Iteration = 3 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, CheckpointIteration, "checkpoint after iteration 4"},
-		{"before completion", colleague(nil), nil, obs("t1", done, gates(GatePass, GatePass)), DecidePause, CheckpointCompletion, "checkpoint before completion (all gates pass and promise"},
-		{"completion at the last iteration", colleague(nil), func(s *State) { s.Iteration = 9 }, obs("t1", done, gates(GatePass, GatePass)), DecidePause, CheckpointCompletion, "git loop resume x --not-done"},
+		{"after the plan", colleague(nil), nil, obs("t1", "", gates(GatePass, GateFail)), DecidePause, checkpointPlan, "checkpoint after the plan (iteration 1; unmet: gate test, exit signal)"},
+		{"after a later iteration", colleague(nil), func(s *State) { s.Iteration = 3 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, checkpointIteration, "checkpoint after iteration 4"},
+		{"before completion", colleague(nil), nil, obs("t1", done, gates(GatePass, GatePass)), DecidePause, checkpointCompletion, "checkpoint before completion (all gates pass and promise"},
+		{"completion at the last iteration", colleague(nil), func(s *State) { s.Iteration = 9 }, obs("t1", done, gates(GatePass, GatePass)), DecidePause, checkpointCompletion, "git loop resume x --not-done"},
 		{"the limit comes first", colleague(nil), func(s *State) { s.Iteration = 9 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "", "max iterations reached"},
 		{"breakers come first", colleague(nil), func(s *State) { s.Breakers.Unchanged = 2 }, obs("tree0", "", gates(GatePass, GateFail)), DecidePause, "", "no progress"},
 		{"a blocked gate comes first", colleague(nil), nil, obs("t1", done, gates(GateBlocked, GatePass)), DecidePause, "", "blocked"},
-		{"a cleared checkpoint is not carried on", colleague(nil), func(s *State) { s.Checkpoint = CheckpointPlan; s.Status = StatusActive; s.Iteration = 1 },
-			obs("t1", "", gates(GatePass, GateFail)), DecidePause, CheckpointIteration, "after iteration 2"},
+		{"a cleared checkpoint is not carried on", colleague(nil), func(s *State) { s.Checkpoint = checkpointPlan; s.Status = StatusActive; s.Iteration = 1 },
+			obs("t1", "", gates(GatePass, GateFail)), DecidePause, checkpointIteration, "after iteration 2"},
 		{"a tool never stops at checkpoints", nil, nil, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "", "unmet"},
 		{"an old loop without a shape is a tool", func(c *Config) { c.Shape = "" }, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "", "all gates pass"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v := Decide(testConfig(tt.cfg), testState(tt.st), tt.obs)
+			v := decide(testConfig(tt.cfg), testState(tt.st), tt.obs)
 			if v.Decision != tt.decision || v.State.Checkpoint != tt.checkpoint || !strings.Contains(v.Reason, tt.reason) {
 				t.Errorf("got %s at %q (%s), want %s at %q (%s)", v.Decision, v.State.Checkpoint, v.Reason, tt.decision, tt.checkpoint, tt.reason)
 			}
@@ -142,7 +142,7 @@ func TestDecideColleague(t *testing.T) {
 // TestColleagueCheckpointMessages: the agent keeps what it would have been told; the person
 // is told how to confirm.
 func TestColleagueCheckpointMessages(t *testing.T) {
-	v := Decide(testConfig(colleague(nil)), testState(nil), obs("t1", "", gates(GatePass, GateFail)))
+	v := decide(testConfig(colleague(nil)), testState(nil), obs("t1", "", gates(GatePass, GateFail)))
 	for _, want := range []string{"review your plan", "Make the tests pass.", `gate "test"`} {
 		if !strings.Contains(v.ForAgent, want) {
 			t.Errorf("agent message lacks %q:\n%s", want, v.ForAgent)
@@ -172,7 +172,7 @@ func startShaped(t *testing.T, shape string) (*Store, string) {
 func TestColleagueLoopEndToEnd(t *testing.T) {
 	s, dir := startShaped(t, spec.ShapeColleague)
 	res := stop(t, s, StopInput{Session: "s1", Message: "plan: create it", MessageKnown: true})
-	if res.Verdict.Decision != DecidePause || res.State.Checkpoint != CheckpointPlan || res.State.Breakers.SameUnmet != 1 {
+	if res.Verdict.Decision != DecidePause || res.State.Checkpoint != checkpointPlan || res.State.Breakers.SameUnmet != 1 {
 		t.Fatalf("first stop: %s at %q, breakers %+v", res.Verdict.Decision, res.State.Checkpoint, res.State.Breakers)
 	}
 	st, err := s.SetStatus("g", Resume)
@@ -181,7 +181,7 @@ func TestColleagueLoopEndToEnd(t *testing.T) {
 	}
 	writeFile(t, dir, "ok.txt", "ok\n")
 	res = stop(t, s, StopInput{Session: "s1", Message: "<promise>DONE</promise>", MessageKnown: true})
-	if res.Verdict.Decision != DecidePause || res.State.Checkpoint != CheckpointCompletion {
+	if res.Verdict.Decision != DecidePause || res.State.Checkpoint != checkpointCompletion {
 		t.Fatalf("second stop: %s at %q", res.Verdict.Decision, res.State.Checkpoint)
 	}
 	st, err = s.SetStatus("g", Resume)
@@ -207,7 +207,7 @@ func TestResumeNotDone(t *testing.T) {
 		t.Fatalf("--not-done: %+v, %v", st, err)
 	}
 	res := stop(t, s, StopInput{Session: "s1", Message: "<promise>DONE</promise>", MessageKnown: true})
-	if res.State.Checkpoint != CheckpointCompletion || res.State.Iteration != 2 {
+	if res.State.Checkpoint != checkpointCompletion || res.State.Iteration != 2 {
 		t.Fatalf("the next claim should reach the completion checkpoint again: %+v", res.State)
 	}
 }
@@ -236,7 +236,7 @@ func TestResumeFresh(t *testing.T) {
 func TestStartRecordsIntentAsAdvice(t *testing.T) {
 	dir := newTestRepo(t)
 	s := openStoreAt(t, dir)
-	flags := Settings{Prompt: "make it better", Promises: []string{"DONE"}, Shape: ShapeAuto}
+	flags := Settings{Prompt: "make it better", Promises: []string{"DONE"}, Shape: shapeAuto}
 	if _, err := s.Start(StartOptions{Name: "v", Flags: flags}); err != nil {
 		t.Fatalf("start of an intent: %v", err)
 	}

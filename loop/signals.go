@@ -52,11 +52,11 @@ var (
 	htmlComment = textutil.LazyRegexp(`(?s)<!--.*?-->`)
 )
 
-// ParseSignals reads a message for the configured promises and markers (outside fenced and
+// parseSignals reads a message for the configured promises and markers (outside fenced and
 // inline code, so quoting the phrase does not count) and for a status block. A promise is
 // matched literally, whitespace normalised: the text between a <promise> and </promise>
 // that both stand outside code.
-func ParseSignals(msg string, promises, markers []string) Signals {
+func parseSignals(msg string, promises, markers []string) Signals {
 	var s Signals
 	prose := stripCode(msg) // same length as msg: a tag found in prose is at the same offset in msg
 	if p := promiseAt(msg, promiseTags(prose), promises); p != "" {

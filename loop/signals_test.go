@@ -46,13 +46,13 @@ func TestParseSignals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := ParseSignals(tt.msg, promises, markers)
+			s := parseSignals(tt.msg, promises, markers)
 			if s.Promise != tt.promise || s.Marker != tt.marker || s.Exit() != tt.exit || (s.Status != nil) != tt.statusPresent {
 				t.Errorf("got %+v (exit %v), want promise %q marker %q exit %v status %v", s, s.Exit(), tt.promise, tt.marker, tt.exit, tt.statusPresent)
 			}
 		})
 	}
-	s := ParseSignals("---LOOP_STATUS---\nCRITERIA: {\"docs\": true, \"perf\": false}\nSTUCK_COUNT: 2\nNEXT: ship\n---END_STATUS---", nil, nil)
+	s := parseSignals("---LOOP_STATUS---\nCRITERIA: {\"docs\": true, \"perf\": false}\nSTUCK_COUNT: 2\nNEXT: ship\n---END_STATUS---", nil, nil)
 	if !s.Status.Criteria["docs"] || s.Status.Criteria["perf"] || s.Status.StuckCount != 2 || s.Status.Next != "ship" {
 		t.Errorf("status block parsed as %+v", s.Status)
 	}
@@ -65,14 +65,14 @@ func FuzzParseSignals(f *testing.F) {
 	f.Add("---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---")
 	f.Add("```go\nx := 1\n```\n`inline`")
 	f.Fuzz(func(t *testing.T, msg string) {
-		ParseSignals(msg, []string{"DONE"}, []string{"<loop-complete>"})
+		parseSignals(msg, []string{"DONE"}, []string{"<loop-complete>"})
 		if strings.ContainsAny(msg, "`~") {
 			return // the fuzzed text may open a code span around what follows
 		}
-		if s := ParseSignals(msg+"\n<promise>DONE</promise>", []string{"DONE"}, nil); s.Promise != "DONE" {
+		if s := parseSignals(msg+"\n<promise>DONE</promise>", []string{"DONE"}, nil); s.Promise != "DONE" {
 			t.Fatalf("promise after %q not seen", msg)
 		}
-		if s := ParseSignals("```\n<promise>DONE</promise>\n```\n"+msg, []string{"DONE"}, nil); s.Promise != "" && !strings.Contains(msg, "<promise>") {
+		if s := parseSignals("```\n<promise>DONE</promise>\n```\n"+msg, []string{"DONE"}, nil); s.Promise != "" && !strings.Contains(msg, "<promise>") {
 			t.Fatalf("promise inside a fence was seen")
 		}
 	})
@@ -98,10 +98,10 @@ func TestPromiseLiteral(t *testing.T) {
 		if err := checkPromise(tt.promise); err != nil {
 			t.Errorf("checkPromise(%q) = %v", tt.promise, err)
 		}
-		if s := ParseSignals(tt.msg, []string{tt.promise}, nil); s.Promise != tt.promise {
+		if s := parseSignals(tt.msg, []string{tt.promise}, nil); s.Promise != tt.promise {
 			t.Errorf("ParseSignals(%q, %q) = %+v", tt.msg, tt.promise, s)
 		}
-		if s := ParseSignals("`"+tt.msg+"`", []string{tt.promise}, nil); s.Promise != "" {
+		if s := parseSignals("`"+tt.msg+"`", []string{tt.promise}, nil); s.Promise != "" {
 			t.Errorf("in code: ParseSignals(%q, %q) = %+v", tt.msg, tt.promise, s)
 		}
 	}
@@ -143,7 +143,7 @@ func FuzzPromiseLiteral(f *testing.F) {
 			return
 		}
 		for _, msg := range []string{"... <promise>" + p + "</promise>", "Done.\n\n<promise>" + p + "</promise>\n"} {
-			if s := ParseSignals(msg, []string{p}, nil); s.Promise != p {
+			if s := parseSignals(msg, []string{p}, nil); s.Promise != p {
 				t.Fatalf("accepted promise %q not matched in %q: %+v", p, msg, s)
 			}
 		}
@@ -164,14 +164,14 @@ func TestQuotedPromise(t *testing.T) {
 		{"`<promise>OTHER</promise>`", "", false},
 		{"no code, no promise", "", false},
 	} {
-		s := ParseSignals(tc.msg, []string{"DONE"}, nil)
+		s := parseSignals(tc.msg, []string{"DONE"}, nil)
 		if s.Promise != tc.promise || s.QuotedPromise != tc.quoted {
 			t.Errorf("ParseSignals(%q) = promise %q, quoted %v; want %q, %v", tc.msg, s.Promise, s.QuotedPromise, tc.promise, tc.quoted)
 		}
 	}
-	cfg := &Config{Prompt: "task", Promises: []string{"DONE"}, Exit: ExitPromise}
+	cfg := &Config{Prompt: "task", Promises: []string{"DONE"}, Exit: exitPromise}
 	msg := continuation(cfg, State{Iteration: 1, MaxIterations: 5}, Observation{MessageKnown: true}, []string{"exit signal"}, nil, "", GateResult{},
-		ParseSignals("`<promise>DONE</promise>`", cfg.Promises, nil))
+		parseSignals("`<promise>DONE</promise>`", cfg.Promises, nil))
 	if !strings.Contains(msg, "inside code") {
 		t.Errorf("the continuation does not say the promise was quoted:\n%s", msg)
 	}

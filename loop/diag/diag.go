@@ -36,16 +36,16 @@ func (d Diagnostics) Empty() bool {
 
 // Metric names a gate's `require` conditions may use.
 const (
-	MetricCoverage = "coverage"
-	MetricPassed   = "passed"
-	MetricFailed   = "failed"
-	MetricSkipped  = "skipped"
-	MetricErrors   = "errors"
-	MetricWarnings = "warnings"
+	metricCoverage = "coverage"
+	metricPassed   = "passed"
+	metricFailed   = "failed"
+	metricSkipped  = "skipped"
+	metricErrors   = "errors"
+	metricWarnings = "warnings"
 )
 
 // metricNames lists the metrics in the order error messages name them.
-var metricNames = []string{MetricCoverage, MetricPassed, MetricFailed, MetricSkipped, MetricErrors, MetricWarnings}
+var metricNames = []string{metricCoverage, metricPassed, metricFailed, metricSkipped, metricErrors, metricWarnings}
 
 // Metric returns the value of a metric and whether the output showed it. Errors and
 // warnings are always known (none recognised is zero).
@@ -57,20 +57,20 @@ func (d Diagnostics) Metric(name string) (float64, bool) {
 		return float64(*p), true
 	}
 	switch name {
-	case MetricCoverage:
+	case metricCoverage:
 		if d.Coverage == nil {
 			return 0, false
 		}
 		return *d.Coverage, true
-	case MetricPassed:
+	case metricPassed:
 		return count(d.Passed)
-	case MetricFailed:
+	case metricFailed:
 		return count(d.Failed)
-	case MetricSkipped:
+	case metricSkipped:
 		return count(d.Skipped)
-	case MetricErrors:
+	case metricErrors:
 		return float64(d.Errors), true
-	case MetricWarnings:
+	case metricWarnings:
 		return float64(d.Warnings), true
 	}
 	return 0, false

@@ -54,7 +54,7 @@ func ParseRequirement(s string) (Requirement, error) {
 		return r, fmt.Errorf("%w %q: unknown operator %q; %s", ErrBadRequirement, s, r.Op, requireSyntax)
 	}
 	num := strings.TrimSpace(rest[j:])
-	if r.Metric == MetricCoverage {
+	if r.Metric == metricCoverage {
 		num = strings.TrimSpace(strings.TrimSuffix(num, "%"))
 	}
 	if num == "" || strings.Trim(num, "0123456789.") != "" || strings.Count(num, ".") > 1 || num == "." {
@@ -64,7 +64,7 @@ func ParseRequirement(s string) (Requirement, error) {
 	if err != nil {
 		return r, fmt.Errorf("%w %q: %q is not a number; %s", ErrBadRequirement, s, num, requireSyntax)
 	}
-	if r.Metric == MetricCoverage && v > 100 {
+	if r.Metric == metricCoverage && v > 100 {
 		return r, fmt.Errorf("%w %q: coverage is a percentage, at most 100", ErrBadRequirement, s)
 	}
 	r.Value = v
@@ -104,7 +104,7 @@ func (r Requirement) Unmet(v float64) string {
 }
 
 func (r Requirement) format(v float64) string {
-	if r.Metric == MetricCoverage {
+	if r.Metric == metricCoverage {
 		// Truncated to two decimals, so 84.96 shows as 84.96% rather than a rounded 85%.
 		return strconv.FormatFloat(math.Trunc(v*100)/100, 'f', -1, 64) + "%"
 	}

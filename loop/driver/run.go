@@ -26,9 +26,9 @@ const (
 	DefaultAgentTimeout = 30 * time.Minute
 	// agentOutputBytes is how much of an agent's output is kept as its message.
 	agentOutputBytes = 64 << 10
-	// PromptPlaceholder in an agent argument is replaced by the prompt, which then does not
+	// promptPlaceholder in an agent argument is replaced by the prompt, which then does not
 	// go to the agent's standard input.
-	PromptPlaceholder = "{prompt}"
+	promptPlaceholder = "{prompt}"
 )
 
 // DriverEnv is set (to 1) in the environment of an agent run drives: a git-loop hook the agent
@@ -266,8 +266,8 @@ func agentCommand(argv []string, prompt string) (cmd *exec.Cmd, promptOnStdin bo
 	args := make([]string, len(argv))
 	promptOnStdin = true
 	for i, a := range argv {
-		if strings.Contains(a, PromptPlaceholder) {
-			a, promptOnStdin = strings.ReplaceAll(a, PromptPlaceholder, prompt), false
+		if strings.Contains(a, promptPlaceholder) {
+			a, promptOnStdin = strings.ReplaceAll(a, promptPlaceholder, prompt), false
 		}
 		args[i] = a
 	}

@@ -28,15 +28,15 @@ func (e *importErr) Is(target error) bool { return target == ErrImport || target
 
 // Import formats, named by the tool that writes the state file.
 const (
-	FormatRalph      = "ralph-loop" // Claude Code ralph-loop plugin: .claude/ralph-loop.local.md
-	FormatStravinsky = "stravinsky" // Stravinsky continuation loop: .stravinsky/continuation-loop.md
-	FormatSafeRust   = "safe-rust"  // safe-rust verification loop: .safe-rust/loop-state.json
-	FormatLoopState  = "loop-state" // moo.md /loop plugin: .loop/state.json
-	FormatMoAI       = "moai"       // MoAI-ADK Ralph engine: .moai/cache/.moai_loop_state.json
+	formatRalph      = "ralph-loop" // Claude Code ralph-loop plugin: .claude/ralph-loop.local.md
+	formatStravinsky = "stravinsky" // Stravinsky continuation loop: .stravinsky/continuation-loop.md
+	formatSafeRust   = "safe-rust"  // safe-rust verification loop: .safe-rust/loop-state.json
+	formatLoopState  = "loop-state" // moo.md /loop plugin: .loop/state.json
+	formatMoAI       = "moai"       // MoAI-ADK Ralph engine: .moai/cache/.moai_loop_state.json
 )
 
-// ImportFormats lists the formats import knows, in the order README documents them.
-var ImportFormats = []string{FormatRalph, FormatSafeRust, FormatLoopState, FormatStravinsky, FormatMoAI}
+// importFormats lists the formats import knows, in the order README documents them.
+var importFormats = []string{formatRalph, formatSafeRust, formatLoopState, formatStravinsky, formatMoAI}
 
 // maxImportSize bounds the state file read: these files are a few kilobytes.
 const maxImportSize = 1 << 20
@@ -117,7 +117,7 @@ func Import(s *loop.Store, opts ImportOptions) (*ImportResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	im, err := ParseImport(opts.File, data, opts.Format)
+	im, err := parseImport(opts.File, data, opts.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -175,18 +175,18 @@ func importError(file, problem, fix string) error {
 	return &importErr{file: file, problem: strings.Join(strings.Fields(problem), " "), fix: fix} // YAML errors span lines
 }
 
-// ParseImport reads data, the content of state file path, in format (detected from the
+// parseImport reads data, the content of state file path, in format (detected from the
 // path and the content when empty). An accepted file always yields a non-empty task.
-func ParseImport(path string, data []byte, format string) (*Imported, error) {
+func parseImport(path string, data []byte, format string) (*Imported, error) {
 	if format == "" {
-		format = DetectFormat(path, data)
+		format = detectFormat(path, data)
 	}
 	parse, ok := importParsers[format]
 	if !ok {
 		if format == "" {
-			return nil, importError(path, "not a loop state file git-loop knows", "import one of .claude/ralph-loop.local.md, .safe-rust/loop-state.json, .loop/state.json, .stravinsky/continuation-loop.md, .moai/cache/.moai_loop_state.json, or name the format with --format "+strings.Join(ImportFormats, "|"))
+			return nil, importError(path, "not a loop state file git-loop knows", "import one of .claude/ralph-loop.local.md, .safe-rust/loop-state.json, .loop/state.json, .stravinsky/continuation-loop.md, .moai/cache/.moai_loop_state.json, or name the format with --format "+strings.Join(importFormats, "|"))
 		}
-		return nil, importError(path, fmt.Sprintf("unknown format %q", format), "use --format "+strings.Join(ImportFormats, "|"))
+		return nil, importError(path, fmt.Sprintf("unknown format %q", format), "use --format "+strings.Join(importFormats, "|"))
 	}
 	im := &Imported{Format: format, Tool: importTools[format], File: path, NotCarried: []string{}}
 	if err := parse(im, string(data)); err != nil {
@@ -200,37 +200,37 @@ func ParseImport(path string, data []byte, format string) (*Imported, error) {
 }
 
 var importParsers = map[string]func(*Imported, string) error{
-	FormatRalph:      parseRalph,
-	FormatStravinsky: parseStravinsky,
-	FormatSafeRust:   parseSafeRust,
-	FormatLoopState:  parseLoopState,
-	FormatMoAI:       parseMoAI,
+	formatRalph:      parseRalph,
+	formatStravinsky: parseStravinsky,
+	formatSafeRust:   parseSafeRust,
+	formatLoopState:  parseLoopState,
+	formatMoAI:       parseMoAI,
 }
 
 var importTools = map[string]string{
-	FormatRalph:      "Claude Code ralph-loop plugin",
-	FormatStravinsky: "Stravinsky continuation loop",
-	FormatSafeRust:   "safe-rust verification loop",
-	FormatLoopState:  "moo.md /loop plugin",
-	FormatMoAI:       "MoAI-ADK loop",
+	formatRalph:      "Claude Code ralph-loop plugin",
+	formatStravinsky: "Stravinsky continuation loop",
+	formatSafeRust:   "safe-rust verification loop",
+	formatLoopState:  "moo.md /loop plugin",
+	formatMoAI:       "MoAI-ADK loop",
 }
 
-// DetectFormat names the format of a state file from its path, else from its content, or
+// detectFormat names the format of a state file from its path, else from its content, or
 // returns "" when neither tells.
-func DetectFormat(path string, data []byte) string {
+func detectFormat(path string, data []byte) string {
 	base := filepath.Base(path)
 	dir := filepath.Base(filepath.Dir(path))
 	switch {
 	case strings.HasPrefix(base, "ralph-loop") && strings.HasSuffix(base, ".local.md"): // also ralph-loop-<session>.local.md
-		return FormatRalph
+		return formatRalph
 	case base == "continuation-loop.md":
-		return FormatStravinsky
+		return formatStravinsky
 	case base == "loop-state.json" && dir == ".safe-rust":
-		return FormatSafeRust
+		return formatSafeRust
 	case base == ".moai_loop_state.json":
-		return FormatMoAI
+		return formatMoAI
 	case base == "state.json" && dir == ".loop":
-		return FormatLoopState
+		return formatLoopState
 	}
 	return sniffFormat(data)
 }
@@ -241,9 +241,9 @@ func sniffFormat(data []byte) string {
 	if front, _, ok := splitFrontMatter(text); ok {
 		switch {
 		case strings.Contains(front, "iteration_count:"):
-			return FormatStravinsky
+			return formatStravinsky
 		case strings.Contains(front, "completion_promise:"), strings.Contains(front, "max_iterations:"):
-			return FormatRalph
+			return formatRalph
 		}
 		return ""
 	}
@@ -261,11 +261,11 @@ func sniffFormat(data []byte) string {
 	}
 	switch {
 	case has("gates_remaining", "current_layer", "gates_passed"):
-		return FormatSafeRust
+		return formatSafeRust
 	case has("criteriaStatus", "spec"):
-		return FormatLoopState
+		return formatLoopState
 	case has("last_error_count", "files_modified", "completion_reason"):
-		return FormatMoAI
+		return formatMoAI
 	}
 	return ""
 }

@@ -23,9 +23,9 @@ func FuzzParseImport(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data string, which uint8) {
 		format := ""
 		if which%6 > 0 {
-			format = ImportFormats[int(which%6)-1]
+			format = importFormats[int(which%6)-1]
 		}
-		im, err := ParseImport("state", []byte(data), format)
+		im, err := parseImport("state", []byte(data), format)
 		if err != nil {
 			if msg := err.Error(); strings.Contains(msg, "\n") {
 				t.Fatalf("a multi-line message: %q", msg)

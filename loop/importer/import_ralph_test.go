@@ -51,7 +51,7 @@ func TestParseRalphAsTheHookReadsIt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			im, err := ParseImport(".claude/ralph-loop.local.md", []byte(tt.data), "")
+			im, err := parseImport(".claude/ralph-loop.local.md", []byte(tt.data), "")
 			if err != nil {
 				t.Fatal(err)
 			}

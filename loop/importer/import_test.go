@@ -112,26 +112,26 @@ func TestParseImportFormats(t *testing.T) {
 		skipped    []string // substrings of not-carried lines, in order
 	}{
 		{".claude/ralph-loop.local.md", ralphFixture,
-			Imported{Format: FormatRalph, Prompt: "Fix the login redirect.\nAdd a test.", Promises: []string{"LOGIN FIXED"}, MaxIterations: intp(20), Iteration: 4},
+			Imported{Format: formatRalph, Prompt: "Fix the login redirect.\nAdd a test.", Promises: []string{"LOGIN FIXED"}, MaxIterations: intp(20), Iteration: 4},
 			nil, []string{"iteration: 4", "started_at"}},
 		{".stravinsky/continuation-loop.md", stravinskyFixture,
-			Imported{Format: FormatStravinsky, Prompt: "Implement the Redis caching layer with tests.", Promises: []string{"ALL_FEATURES_IMPLEMENTED"}, MaxIterations: intp(15), Iteration: 3},
+			Imported{Format: formatStravinsky, Prompt: "Implement the Redis caching layer with tests.", Promises: []string{"ALL_FEATURES_IMPLEMENTED"}, MaxIterations: intp(15), Iteration: 3},
 			nil, []string{"2 iteration notes", "anywhere in a reply", "iteration_count: 3", "started_at", "last_updated"}},
 		{".safe-rust/loop-state.json", safeRustFixture,
-			Imported{Format: FormatSafeRust, Prompt: "Continue the safe-rust verification loop", PromptDerived: true, Promises: []string{"ALL_GATES_PASS"}, MaxIterations: intp(10), Iteration: 3,
+			Imported{Format: formatSafeRust, Prompt: "Continue the safe-rust verification loop", PromptDerived: true, Promises: []string{"ALL_GATES_PASS"}, MaxIterations: intp(10), Iteration: 3,
 				Limits: loop.Limits{Rework: 3}, MaxDuration: "60m"},
 			nil, []string{"safety_limits.max_iterations: \"12\" (max_iterations 10 wins)", "safety_limits.escalation_on_limit", `gates_passed: "1, 2, 3, 4"`, "slash commands", "rework_count: 1", "iteration: 3", "started"}},
 		{".loop/state.json", loopStateFixture,
-			Imported{Format: FormatLoopState, Prompt: "Add validation to the auth module", Markers: []string{"<loop-complete>"}, Iteration: 2, Limits: loop.Limits{Stuck: 4}},
+			Imported{Format: formatLoopState, Prompt: "Add validation to the auth module", Markers: []string{"<loop-complete>"}, Iteration: 2, Limits: loop.Limits{Stuck: 4}},
 			[]string{"test passes", "no lint errors"},
 			[]string{`criterion "test passes" was met`, "circuitBreaker.stuckCount: \"1\"", "steps:", "completedSteps:", "remainingSteps:", "iteration: 2", `budget: "25"`}},
 		{".moai/cache/.moai_loop_state.json", moaiFixture,
-			Imported{Format: FormatMoAI, Prompt: "Continue the MoAI feedback loop", PromptDerived: true, Markers: moaiMarkers, MaxIterations: intp(10), Iteration: 3},
+			Imported{Format: formatMoAI, Prompt: "Continue the MoAI feedback loop", PromptDerived: true, Markers: moaiMarkers, MaxIterations: intp(10), Iteration: 3},
 			nil, []string{"ralph.yaml", "iteration: 3", "start_time"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want.Format, func(t *testing.T) {
-			im, err := ParseImport(tt.path, []byte(tt.data), "")
+			im, err := parseImport(tt.path, []byte(tt.data), "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,16 +197,16 @@ func TestParseImportDetails(t *testing.T) {
 			}},
 		{"content sniffing: safe-rust anywhere", "state-backup.json", `{"current_layer": 2}`,
 			func(im *Imported) bool {
-				return im.Format == FormatSafeRust && strings.Contains(im.Prompt, "Current layer: 2.")
+				return im.Format == formatSafeRust && strings.Contains(im.Prompt, "Current layer: 2.")
 			}},
 		{"ralph per-session file name", ".claude/ralph-loop-abc123.local.md", "---\nactive: true\n---\ntask\n",
-			func(im *Imported) bool { return im.Format == FormatRalph && im.Prompt == "task" }},
+			func(im *Imported) bool { return im.Format == formatRalph && im.Prompt == "task" }},
 		{"content sniffing: stravinsky", "notes.md", "---\niteration_count: 1\n---\ngoal\n",
-			func(im *Imported) bool { return im.Format == FormatStravinsky && im.Prompt == "goal" }},
+			func(im *Imported) bool { return im.Format == formatStravinsky && im.Prompt == "goal" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			im, err := ParseImport(tt.path, []byte(tt.data), "")
+			im, err := parseImport(tt.path, []byte(tt.data), "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +247,7 @@ func TestParseImportMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseImport(tt.path, []byte(tt.data), tt.format)
+			_, err := parseImport(tt.path, []byte(tt.data), tt.format)
 			if err == nil {
 				t.Fatal("accepted")
 			}

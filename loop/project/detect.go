@@ -14,10 +14,10 @@ import (
 
 // Languages git loop init recognises.
 const (
-	LangGo     = "go"
-	LangRust   = "rust"
-	LangNode   = "node"
-	LangPython = "python"
+	langGo     = "go"
+	langRust   = "rust"
+	langNode   = "node"
+	langPython = "python"
 )
 
 // detectDepth is how many directory levels below the root are searched for projects.
@@ -38,12 +38,12 @@ type Project struct {
 	Workspace bool `json:"-"`
 }
 
-// DetectProjects finds the Go, Rust, Node and Python projects at root and in its
+// detectProjects finds the Go, Rust, Node and Python projects at root and in its
 // subdirectories (skipping hidden directories, vendor, node_modules, testdata and build
 // output), and proposes gates for each. A project inside another of the same language is
 // covered by it and left out (a Cargo workspace, a Python package tree, an npm workspace),
 // except Go modules, which `go test ./...` does not cross, unless a go.work joins them.
-func DetectProjects(root string) ([]Project, error) {
+func detectProjects(root string) ([]Project, error) {
 	var found []Project
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -62,7 +62,7 @@ func DetectProjects(root string) ([]Project, error) {
 		} else if strings.HasPrefix(d.Name(), ".") || strings.ContainsAny(rel, "\n\r\x00") || skipDirs[d.Name()] || strings.Count(rel, "/") >= detectDepth {
 			return filepath.SkipDir
 		}
-		for _, lang := range []string{LangGo, LangRust, LangNode, LangPython} {
+		for _, lang := range []string{langGo, langRust, langNode, langPython} {
 			if coveredBy(found, lang, rel) {
 				continue
 			}
@@ -83,7 +83,7 @@ func coveredBy(found []Project, lang, dir string) bool {
 		if p.Lang != lang || !(p.Dir == "" || strings.HasPrefix(dir+"/", p.Dir+"/")) {
 			continue
 		}
-		if p.Workspace || (lang != LangGo && lang != LangNode) {
+		if p.Workspace || (lang != langGo && lang != langNode) {
 			return true
 		}
 	}
@@ -93,11 +93,11 @@ func coveredBy(found []Project, lang, dir string) bool {
 // detectProject proposes gates for a project of lang in dir, or nil when dir has none.
 func detectProject(lang, dir string) *Project {
 	switch lang {
-	case LangGo:
+	case langGo:
 		return goProject(dir)
-	case LangRust:
+	case langRust:
 		return rustProject(dir)
-	case LangNode:
+	case langNode:
 		return nodeProject(dir)
 	}
 	return pythonProject(dir)
@@ -128,7 +128,7 @@ func goProject(dir string) *Project {
 	if !exists(dir, "go.mod", "go.work") {
 		return nil
 	}
-	return &Project{Lang: LangGo, Workspace: exists(dir, "go.work"), Gates: []loop.Gate{
+	return &Project{Lang: langGo, Workspace: exists(dir, "go.work"), Gates: []loop.Gate{
 		{Name: "build", Run: "go build ./..."},
 		{Name: "vet", Run: "go vet ./..."},
 		{Name: "test", Run: "go test -cover ./..."},
@@ -144,7 +144,7 @@ func rustProject(dir string) *Project {
 	if strings.Contains(manifest, "[workspace]") {
 		all = " --workspace"
 	}
-	return &Project{Lang: LangRust, Gates: []loop.Gate{
+	return &Project{Lang: langRust, Gates: []loop.Gate{
 		{Name: "build", Run: "cargo build" + all + " --all-targets"},
 		{Name: "lint", Run: "cargo clippy" + all + " --all-targets -- -D warnings"},
 		{Name: "test", Run: "cargo test" + all},
@@ -195,7 +195,7 @@ func nodeProject(dir string) *Project {
 	if len(gates) == 0 {
 		return nil // a package.json with nothing to run (tooling only)
 	}
-	return &Project{Lang: LangNode, Gates: gates, Workspace: len(pkg.Workspaces) > 0 || exists(dir, "pnpm-workspace.yaml")}
+	return &Project{Lang: langNode, Gates: gates, Workspace: len(pkg.Workspaces) > 0 || exists(dir, "pnpm-workspace.yaml")}
 }
 
 func pythonProject(dir string) *Project {
@@ -219,7 +219,7 @@ func pythonProject(dir string) *Project {
 	if strings.Contains(text, "pytest-cov") {
 		test.Run += " --cov --cov-report=term"
 	}
-	return &Project{Lang: LangPython, Gates: append(gates, test)}
+	return &Project{Lang: langPython, Gates: append(gates, test)}
 }
 
 // gateName is a project's gate name: the gate's own name at the root, DIR/NAME below it,

@@ -40,7 +40,7 @@ func Init(opts InitOptions) (*InitResult, error) {
 	if _, err := os.Stat(path); err == nil && !opts.Force && !opts.DryRun {
 		return nil, fmt.Errorf("%w: %w at %s; pass --force to replace it, or --dry-run to print the proposal", loop.ErrConfig, ErrInitExists, path)
 	}
-	projects, err := DetectProjects(opts.Dir)
+	projects, err := detectProjects(opts.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("init: look for projects in %s: %w", opts.Dir, err)
 	}
@@ -52,7 +52,7 @@ func Init(opts InitOptions) (*InitResult, error) {
 			return nil, err
 		}
 	}
-	res := &InitResult{Projects: projects, Text: RenderGitloop(projects)}
+	res := &InitResult{Projects: projects, Text: renderGitloop(projects)}
 	if opts.DryRun {
 		return res, nil
 	}
@@ -83,10 +83,10 @@ func requireCoverage(projects []Project, min float64) error {
 	return nil
 }
 
-// RenderGitloop writes projects' gates as a .gitloop file in git-config syntax: one
+// renderGitloop writes projects' gates as a .gitloop file in git-config syntax: one
 // [gate "NAME"] section per gate, project by project; below the root, commands start with
 // `cd DIR &&` and names with DIR/.
-func RenderGitloop(projects []Project) string {
+func renderGitloop(projects []Project) string {
 	var b strings.Builder
 	var found []string
 	perDir := map[string]int{}
@@ -118,11 +118,11 @@ func RenderGitloop(projects []Project) string {
 
 func langTitle(lang string) string {
 	switch lang {
-	case LangGo:
+	case langGo:
 		return "Go"
-	case LangRust:
+	case langRust:
 		return "Rust"
-	case LangNode:
+	case langNode:
 		return "Node"
 	}
 	return "Python"

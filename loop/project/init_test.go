@@ -62,7 +62,7 @@ func TestDetectProjects(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, tc.files)
-			projects, err := DetectProjects(dir)
+			projects, err := detectProjects(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,11 +86,11 @@ func TestDetectProjects(t *testing.T) {
 // names included, and git-loop's own reader agrees.
 func TestRenderGitloopGitReadsIt(t *testing.T) {
 	projects := []Project{
-		{Dir: "", Lang: LangGo, Gates: []loop.Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test -cover ./...", Require: []string{"coverage >= 80"}}}},
-		{Dir: "", Lang: LangNode, Gates: []loop.Gate{{Name: "test", Run: "npm run test"}}},
-		{Dir: `we"b #1`, Lang: LangNode, Gates: []loop.Gate{{Name: "test", Run: `npm run test -- --grep "a;b" \x`}}},
+		{Dir: "", Lang: langGo, Gates: []loop.Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test -cover ./...", Require: []string{"coverage >= 80"}}}},
+		{Dir: "", Lang: langNode, Gates: []loop.Gate{{Name: "test", Run: "npm run test"}}},
+		{Dir: `we"b #1`, Lang: langNode, Gates: []loop.Gate{{Name: "test", Run: `npm run test -- --grep "a;b" \x`}}},
 	}
-	text := RenderGitloop(projects)
+	text := renderGitloop(projects)
 	path := filepath.Join(t.TempDir(), ".gitloop")
 	if err := os.WriteFile(path, []byte(text), 0o666); err != nil {
 		t.Fatal(err)

@@ -114,9 +114,9 @@ type Step struct {
 	Diffstat *StepDiff `json:"diffstat,omitempty"`
 }
 
-// BuildReport assembles the report from the configuration, the final state and every
+// buildReport assembles the report from the configuration, the final state and every
 // iteration record, oldest first.
-func BuildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Report {
+func buildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Report {
 	r := Report{Loop: st.Name, Status: st.Status, Reason: st.Reason, Task: strings.TrimSpace(cfg.Prompt), Spec: cfg.Spec, Shape: cfg.Shape,
 		Execution: Execution{StartedAt: st.StartedAt, EndedAt: st.UpdatedAt, Seconds: st.UpdatedAt.Sub(st.StartedAt).Seconds(),
 			Iterations: st.Iteration, MaxIterations: st.MaxIterations},
@@ -205,6 +205,6 @@ func mdCell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "
 // Files is the report git-loop records in a loop's final commit: report.yaml, the whole
 // record, and report.md, its summary for a person (a [loop.ReportFunc]).
 func Files(cfg *loop.Config, st *loop.State, iters []loop.Iteration) map[string][]byte {
-	r := BuildReport(cfg, st, iters)
+	r := buildReport(cfg, st, iters)
 	return map[string][]byte{"report.yaml": r.YAML(), "report.md": []byte(r.Markdown())}
 }

@@ -13,13 +13,13 @@ import (
 // Report formats of `git loop report --format`.
 const (
 	FormatMarkdown = "md"
-	FormatYAML     = "yaml"
-	FormatJSON     = "json"
-	FormatHTML     = "html"
+	formatYAML     = "yaml"
+	formatJSON     = "json"
+	formatHTML     = "html"
 )
 
 // ReportFormats lists the formats, in the order help text names them.
-var ReportFormats = []string{FormatMarkdown, FormatYAML, FormatJSON, FormatHTML}
+var ReportFormats = []string{FormatMarkdown, formatYAML, formatJSON, formatHTML}
 
 // ErrReportFormat means a report format that does not exist was asked for.
 var ErrReportFormat = errors.New("unknown report format")
@@ -39,15 +39,15 @@ func (r Report) Render(format string) ([]byte, error) {
 	switch format {
 	case FormatMarkdown:
 		return []byte(r.Markdown()), nil
-	case FormatYAML:
+	case formatYAML:
 		return r.YAML(), nil
-	case FormatJSON:
+	case formatJSON:
 		data, err := json.MarshalIndent(r, "", "  ")
 		if err != nil {
 			return nil, fmt.Errorf("render the report as JSON: %w", err)
 		}
 		return append(data, '\n'), nil
-	case FormatHTML:
+	case formatHTML:
 		return r.HTML()
 	}
 	return nil, CheckReportFormat(format)

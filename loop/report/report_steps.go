@@ -71,7 +71,7 @@ func FromHistory(h *loop.History) (Report, error) {
 	for i, j := 0, len(iters)-1; i < j; i, j = i+1, j-1 {
 		iters[i], iters[j] = iters[j], iters[i]
 	}
-	r := BuildReport(h.Config, h.State, iters)
+	r := buildReport(h.Config, h.State, iters)
 	for i := range iters {
 		var prev *loop.Iteration
 		if i > 0 {

@@ -209,11 +209,11 @@ func TestReportJSONIsYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := r.Render(FormatJSON)
+	js, err := r.Render(formatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ys, err := r.Render(FormatYAML)
+	ys, err := r.Render(formatYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func longReport(n int) Report {
 				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(i), Failed: looptest.Intp(i % 3), Coverage: &cov}},
 				{Name: "lint", Layer: 3, Status: loop.GateSkip}}})
 	}
-	return BuildReport(cfg, st, iters)
+	return buildReport(cfg, st, iters)
 }
 
 // TestReportMarkdownLongLoop: a long loop's matrix in report.md stays short, with its first

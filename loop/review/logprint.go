@@ -39,8 +39,8 @@ type GateStatus struct {
 	Status string `json:"status"` // a GateResult status, or GateNotRun
 }
 
-// GateNotRun is a gate's status in an iteration that did not run it ("." in the matrix).
-const GateNotRun = "not-run"
+// gateNotRun is a gate's status in an iteration that did not run it ("." in the matrix).
+const gateNotRun = "not-run"
 
 // decisionWidth fits the longest decision or kind a log line shows ("checkpoint").
 const decisionWidth = len("checkpoint")
@@ -51,7 +51,7 @@ var gateCells = map[string]struct {
 	color string
 }{
 	loop.GatePass: {"+", "32"}, loop.GateFail: {"x", "31"}, loop.GateBlocked: {"!", "33"}, loop.GateSkip: {"-", "2"},
-	loop.GateTimeout: {"T", "35"}, loop.GateError: {"E", "35"}, GateNotRun: {".", "2"},
+	loop.GateTimeout: {"T", "35"}, loop.GateError: {"E", "35"}, gateNotRun: {".", "2"},
 }
 
 // PrintLog prints one line per iteration, newest first, streaming: number, time, duration,
@@ -147,7 +147,7 @@ func (p *logPrinter) line(rec, prev *loop.Iteration) error {
 func gateRow(gates []loop.Gate, rec *loop.Iteration) []GateStatus {
 	row := make([]GateStatus, len(gates))
 	for i, g := range gates {
-		row[i].Name, row[i].Status = g.Name, GateNotRun
+		row[i].Name, row[i].Status = g.Name, gateNotRun
 		for _, r := range rec.Gates {
 			if r.Name == g.Name {
 				row[i].Status = r.Status

@@ -83,14 +83,14 @@ type secretScan struct {
 	reported map[string]bool // loop + path already reported
 }
 
-// ScanSecrets searches the snapshots of the loops named for likely secrets: files named
+// scanSecrets searches the snapshots of the loops named for likely secrets: files named
 // .env*, *.pem or like an ssh private key (id_rsa* and kin, not *.pub), and files whose first
 // MiB holds a "-----BEGIN … PRIVATE KEY-----" header. Each file is reported once per loop, at
 // the first iteration that holds it. A name may be LOCAL:THEIRS, for loop LOCAL pushed under
 // the remote's name THEIRS. With remote set, the iterations that remote already has (as its
 // fetched copy refs/loop-remotes/REMOTE/THEIRS says, set by a fetch or a push) are not
 // searched again: what is there cannot be taken back, and a push sends what is new.
-func ScanSecrets(s *loop.Store, names []string, remote string) ([]SecretFinding, error) {
+func scanSecrets(s *loop.Store, names []string, remote string) ([]SecretFinding, error) {
 	sc := &secretScan{r: s.Repo, content: map[gitstore.Hash]string{}, reported: map[string]bool{}}
 	for _, n := range names {
 		name, theirs := splitPushName(n)

@@ -40,8 +40,8 @@ type PushReport struct {
 	Refs   []gitstore.PushResult
 }
 
-// Remotes lists the configured remotes' names.
-func Remotes(s *loop.Store) []string {
+// listRemotes lists the configured remotes' names.
+func listRemotes(s *loop.Store) []string {
 	var names []string
 	for _, r := range s.Repo.Config.Subsections("remote") {
 		if s.Repo.Config.Get("remote", r, "url") != "" {
@@ -54,7 +54,7 @@ func Remotes(s *loop.Store) []string {
 
 // IsRemote reports whether name is a configured remote.
 func IsRemote(s *loop.Store, name string) bool {
-	for _, r := range Remotes(s) {
+	for _, r := range listRemotes(s) {
 		if r == name {
 			return true
 		}
@@ -62,9 +62,9 @@ func IsRemote(s *loop.Store, name string) bool {
 	return false
 }
 
-// DefaultRemote is origin, or the only remote when there is one other.
-func DefaultRemote(s *loop.Store) (string, error) {
-	remotes := Remotes(s)
+// defaultRemote is origin, or the only remote when there is one other.
+func defaultRemote(s *loop.Store) (string, error) {
+	remotes := listRemotes(s)
 	switch {
 	case IsRemote(s, "origin"):
 		return "origin", nil
@@ -82,7 +82,7 @@ func Push(s *loop.Store, ctx context.Context, opts PushOptions) (*PushReport, er
 	remote := opts.Remote
 	if remote == "" {
 		var err error
-		if remote, err = DefaultRemote(s); err != nil {
+		if remote, err = defaultRemote(s); err != nil {
 			return nil, err
 		}
 	}
@@ -106,7 +106,7 @@ func Push(s *loop.Store, ctx context.Context, opts PushOptions) (*PushReport, er
 		tracked = remote
 	}
 	if !opts.AllowSecrets {
-		found, err := ScanSecrets(s, names, tracked)
+		found, err := scanSecrets(s, names, tracked)
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +262,7 @@ type FetchReport struct {
 func Fetch(s *loop.Store, ctx context.Context, remote string) (*FetchReport, error) {
 	if remote == "" {
 		var err error
-		if remote, err = DefaultRemote(s); err != nil {
+		if remote, err = defaultRemote(s); err != nil {
 			return nil, err
 		}
 	}

@@ -214,7 +214,7 @@ func BenchmarkScanSecrets(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		found, err := ScanSecrets(s, []string{"g"}, "")
+		found, err := scanSecrets(s, []string{"g"}, "")
 		if err != nil || len(found) != 0 {
 			b.Fatal(err, found)
 		}

@@ -15,16 +15,16 @@ const (
 
 // Workflows a spec's wording asks for.
 const (
-	WorkflowBuild    = "build"
-	WorkflowDebug    = "debug"
-	WorkflowRefactor = "refactor"
+	workflowBuild    = "build"
+	workflowDebug    = "debug"
+	workflowRefactor = "refactor"
 )
 
 // The five dimensions a spec is scored on, in order.
 const (
-	DimOutcome     = "outcome"
-	DimScope       = "scope"
-	DimConstraints = "constraints"
+	dimOutcome     = "outcome"
+	dimScope       = "scope"
+	dimConstraints = "constraints"
 	DimSuccess     = "success"
 	DimDone        = "done"
 )
@@ -67,11 +67,11 @@ func (s *SpecScore) Sum() {
 	for _, d := range s.Dimensions {
 		s.Total += d.Score
 	}
-	s.Shape = ShapeOf(s.Total)
+	s.Shape = shapeOf(s.Total)
 }
 
-// ShapeOf names the shape of a total score: tool (≥ 8), colleague (5–7), intent (< 5).
-func ShapeOf(total int) string {
+// shapeOf names the shape of a total score: tool (≥ 8), colleague (5–7), intent (< 5).
+func shapeOf(total int) string {
 	switch {
 	case total >= 8:
 		return ShapeTool

@@ -45,21 +45,21 @@ var (
 
 func scoreOutcome(t specText) Dimension {
 	verbs, _ := t.find(outcomeVerbs)
-	return dim(DimOutcome, quoted("verb", verbs), quoted("artefact", artefacts(t)),
+	return dim(dimOutcome, quoted("verb", verbs), quoted("artefact", artefacts(t)),
 		"say what to do with an action verb (add, fix, remove, rename…)",
 		"name the artefact it produces or changes (a function, file, endpoint or command, e.g. `ParseConfig` or calc.go)")
 }
 
 func scoreScope(t specText) Dimension {
 	bounds, _ := t.find(scopeBounds)
-	return dim(DimScope, quoted("location", locations(t)), quoted("bound", bounds),
+	return dim(dimScope, quoted("location", locations(t)), quoted("bound", bounds),
 		"name where the work happens (files, packages, directories)",
 		"bound it: \"only …\", \"do not touch …\"")
 }
 
 func scoreConstraints(t specText) Dimension {
 	found, n := t.find(constraintWords)
-	d := Dimension{Name: DimConstraints, Found: quoted("constraint", found), Score: min(n, 2)}
+	d := Dimension{Name: dimConstraints, Found: quoted("constraint", found), Score: min(n, 2)}
 	switch n {
 	case 0:
 		d.Missing = "state what must hold: \"must …\", \"must not …\", \"keep … compatible\", \"without …\""
@@ -264,16 +264,16 @@ func workflowOf(t specText) (string, []string) {
 		name  string
 		words []string
 	}{
-		{WorkflowRefactor, []string{"refactor", "refactoring", "rename", "extract", "restructure", "reorganize",
+		{workflowRefactor, []string{"refactor", "refactoring", "rename", "extract", "restructure", "reorganize",
 			"reorganise", "simplify", "deduplicate", "dedupe", "clean up", "cleanup", "inline", "tidy", "modularize",
 			"without changing behaviour", "without changing behavior", "no behaviour change", "no behavior change"}},
-		{WorkflowDebug, []string{"fix", "fixes", "bug", "bugs", "crash", "crashes", "error", "errors", "failing",
+		{workflowDebug, []string{"fix", "fixes", "bug", "bugs", "crash", "crashes", "error", "errors", "failing",
 			"fails", "broken", "regression", "panic", "panics", "reproduce", "investigate", "flaky", "wrong",
 			"incorrect", "debug", "diagnose", "leak", "hang", "hangs", "off by one", "dropped", "drops"}},
-		{WorkflowBuild, []string{"add", "adds", "implement", "create", "build", "support", "new", "feature",
+		{workflowBuild, []string{"add", "adds", "implement", "create", "build", "support", "new", "feature",
 			"introduce", "generate", "scaffold", "expose", "extend"}},
 	}
-	best, bestN, bestFound := WorkflowBuild, 0, []string{}
+	best, bestN, bestFound := workflowBuild, 0, []string{}
 	for _, k := range kinds {
 		found, n := t.find(k.words)
 		if n > bestN {

@@ -28,11 +28,11 @@ func FuzzScoreSpec(f *testing.F) {
 			}
 			sum += d.Score
 		}
-		if s.Total != sum || s.Total < 0 || s.Total > 10 || s.Shape != ShapeOf(s.Total) {
+		if s.Total != sum || s.Total < 0 || s.Total > 10 || s.Shape != shapeOf(s.Total) {
 			t.Fatalf("total %d (sum %d), shape %s", s.Total, sum, s.Shape)
 		}
 		switch s.Workflow {
-		case WorkflowBuild, WorkflowDebug, WorkflowRefactor:
+		case workflowBuild, workflowDebug, workflowRefactor:
 		default:
 			t.Fatalf("workflow %q", s.Workflow)
 		}

@@ -40,12 +40,12 @@ func PrintScore(w io.Writer, s SpecScore, asJSON bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, ShapeMeaning(s.Shape))
+	fmt.Fprintln(w, shapeMeaning(s.Shape))
 	return nil
 }
 
-// ShapeMeaning says in one line what a shape means for a loop.
-func ShapeMeaning(shape string) string {
+// shapeMeaning says in one line what a shape means for a loop.
+func shapeMeaning(shape string) string {
 	switch shape {
 	case ShapeTool:
 		return "shape tool: the loop can run on its own"

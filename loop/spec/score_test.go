@@ -16,24 +16,24 @@ func TestScoreSpec(t *testing.T) {
 		shape    string
 		workflow string
 	}{
-		{"vague wish", "make it better", [5]int{0, 0, 0, 0, 0}, ShapeIntent, WorkflowBuild},
-		{"tiny task", "task", [5]int{0, 0, 0, 0, 0}, ShapeIntent, WorkflowBuild},
-		{"empty", "", [5]int{0, 0, 0, 0, 0}, ShapeIntent, WorkflowBuild},
-		{"bug report without terms", "Fix the login redirect; add a test.", [5]int{1, 0, 0, 1, 0}, ShapeIntent, WorkflowDebug},
+		{"vague wish", "make it better", [5]int{0, 0, 0, 0, 0}, ShapeIntent, workflowBuild},
+		{"tiny task", "task", [5]int{0, 0, 0, 0, 0}, ShapeIntent, workflowBuild},
+		{"empty", "", [5]int{0, 0, 0, 0, 0}, ShapeIntent, workflowBuild},
+		{"bug report without terms", "Fix the login redirect; add a test.", [5]int{1, 0, 0, 1, 0}, ShapeIntent, workflowDebug},
 		{"precise tool spec", "Fix the off-by-one in `Paginate` in internal/page/page.go: the last page is dropped. " +
 			"Only change internal/page; do not touch the HTTP handlers. Keep the exported API unchanged and add no new dependencies. " +
 			"Done when `go test ./internal/page/...` passes with a test for 0, 1 and 21 items, then write <promise>PAGES OK</promise>.",
-			[5]int{2, 2, 2, 2, 2}, ShapeTool, WorkflowDebug},
+			[5]int{2, 2, 2, 2, 2}, ShapeTool, workflowDebug},
 		{"refactor with bounds", "Rename ParseCfg to ParseConfig in the config package only; behaviour must not change. " +
-			"All tests pass (`go test ./...`).", [5]int{2, 2, 1, 2, 0}, ShapeColleague, WorkflowRefactor},
+			"All tests pass (`go test ./...`).", [5]int{2, 2, 1, 2, 0}, ShapeColleague, workflowRefactor},
 		{"feature with coverage", "Add a --json flag to `git loop score` in main.go. Output must keep the plain table by default. " +
 			"Coverage of loop/score.go stays at least 80%. The work is done when the tests pass and you write DONE.",
-			[5]int{2, 1, 2, 2, 2}, ShapeTool, WorkflowBuild},
+			[5]int{2, 1, 2, 2, 2}, ShapeTool, workflowBuild},
 		{"colleague: outcome and success, no bounds", "Implement retry with backoff in fetch.go; `go test ./fetch` must pass.",
-			[5]int{2, 1, 1, 2, 0}, ShapeColleague, WorkflowBuild},
+			[5]int{2, 1, 1, 2, 0}, ShapeColleague, workflowBuild},
 		{"debug words win over build words", "The server crashes with a panic on empty input; fix it and add a regression test.",
-			[5]int{1, 0, 0, 1, 0}, ShapeIntent, WorkflowDebug},
-		{"abbreviations are not files", "Improve things, e.g. speed, i.e. everything, etc.", [5]int{0, 0, 0, 0, 0}, ShapeIntent, WorkflowBuild},
+			[5]int{1, 0, 0, 1, 0}, ShapeIntent, workflowDebug},
+		{"abbreviations are not files", "Improve things, e.g. speed, i.e. everything, etc.", [5]int{0, 0, 0, 0, 0}, ShapeIntent, workflowBuild},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +57,7 @@ func TestScoreSpec(t *testing.T) {
 
 func TestShapeOf(t *testing.T) {
 	for total, want := range map[int]string{0: ShapeIntent, 4: ShapeIntent, 5: ShapeColleague, 7: ShapeColleague, 8: ShapeTool, 10: ShapeTool} {
-		if got := ShapeOf(total); got != want {
+		if got := shapeOf(total); got != want {
 			t.Errorf("ShapeOf(%d) = %s, want %s", total, got, want)
 		}
 	}

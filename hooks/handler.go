@@ -16,8 +16,6 @@ import (
 
 	"github.com/git-loop/git-loop/loop/report"
 
-	"github.com/git-loop/git-loop/loop/driver"
-
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -87,7 +85,7 @@ type stopAnswers struct {
 // protocol. It always returns 0: see ClaudeStop.
 func runStop(ctx context.Context, io Streams, in agentStop, ans stopAnswers) int {
 	began := time.Now()
-	if os.Getenv(driver.DriverEnv) != "" {
+	if os.Getenv(loop.DriverEnv) != "" {
 		// The agent runs under `git loop run`, which judges each run itself: judging its
 		// stops here too would record every iteration twice.
 		ans.letStop(io.Stdout, io.Stderr, "")

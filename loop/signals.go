@@ -81,9 +81,9 @@ func parseSignals(msg string, promises, markers []string) Signals {
 func promiseAt(text string, tags [][2]int, promises []string) string {
 	said := ""
 	for _, t := range tags {
-		phrase := NormalizeSpace(text[t[0]:t[1]])
+		phrase := textutil.NormalizeSpace(text[t[0]:t[1]])
 		for _, p := range promises {
-			if phrase != "" && phrase == NormalizeSpace(p) {
+			if phrase != "" && phrase == textutil.NormalizeSpace(p) {
 				said = p
 			}
 		}
@@ -248,8 +248,6 @@ func closingRun(b []byte, from, n int) int {
 	}
 	return -1
 }
-
-func NormalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func parseStatusBlock(body string) *StatusBlock {
 	b := &StatusBlock{Fields: map[string]string{}}

@@ -253,3 +253,8 @@ func CheckName(name string) error {
 	}
 	return nil
 }
+
+// DriverEnv is set (to 1) in the environment of an agent `git loop run` drives: a git-loop
+// hook the agent has installed then stays out of the way, since the driver judges the run
+// itself.
+const DriverEnv = "GIT_LOOP_RUN"

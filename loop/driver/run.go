@@ -31,10 +31,6 @@ const (
 	promptPlaceholder = "{prompt}"
 )
 
-// DriverEnv is set (to 1) in the environment of an agent run drives: a git-loop hook the agent
-// has installed then stays out of the way, since the driver judges the run itself.
-const DriverEnv = "GIT_LOOP_RUN"
-
 var (
 	// ErrRunPaused: the driven loop was paused (a limit, a breaker, a person) or cancelled.
 	ErrRunPaused = errors.New("loop paused")
@@ -282,7 +278,7 @@ func runAgent(ctx context.Context, opts DriveOptions, dir, prompt string, status
 	if onStdin {
 		cmd.Stdin = strings.NewReader(prompt)
 	}
-	cmd.Env = append(os.Environ(), DriverEnv+"=1")
+	cmd.Env = append(os.Environ(), loop.DriverEnv+"=1")
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = DefaultAgentTimeout

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
@@ -132,7 +130,7 @@ func parseStravinsky(im *Imported, text string) error {
 		return err
 	}
 	if len(im.Promises) > 0 {
-		im.skip("completion_promise matching: Stravinsky accepted the phrase anywhere in a reply; git-loop needs <promise>%s</promise>", loop.NormalizeSpace(im.Promises[0]))
+		im.skip("completion_promise matching: Stravinsky accepted the phrase anywhere in a reply; git-loop needs <promise>%s</promise>", textutil.NormalizeSpace(im.Promises[0]))
 	}
 	if err := takeMaxIterations(f, im, "max_iterations"); err != nil {
 		return err

@@ -82,3 +82,6 @@ func CountNoun(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// NormalizeSpace collapses every run of white space in s to one space and trims its ends.
+func NormalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -15,18 +15,14 @@ import (
 	"syscall"
 	"unicode/utf8"
 
-	"github.com/git-loop/git-loop/loop/review"
-
-	"github.com/git-loop/git-loop/loop/share"
-
-	"github.com/git-loop/git-loop/loop/report"
-
-	"github.com/git-loop/git-loop/loop/driver"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/hooks"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/driver"
+	"github.com/git-loop/git-loop/loop/report"
+	"github.com/git-loop/git-loop/loop/review"
+	"github.com/git-loop/git-loop/loop/share"
 )
 
 // Exit codes, documented in README.md. exitCode is the one place errors map to them.

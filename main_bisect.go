@@ -6,11 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/review"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/review"
 )
 
 // missingCommand is the usage error of a run or bisect (command) without "--".

@@ -6,11 +6,10 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/git-loop/git-loop/loop/review"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/review"
 )
 
 // historyCommands are log, show and diff: reading a loop's iterations.

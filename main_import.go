@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/git-loop/git-loop/loop/importer"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/importer"
 )
 
 // importCommand is `git loop import FILE [NAME]`: start a loop from another loop tool's

@@ -3,11 +3,10 @@ package main
 import (
 	"io"
 
-	"github.com/git-loop/git-loop/loop/project"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/project"
 )
 
 // initCommand is `git loop init`: detect the worktree's projects and write a .gitloop with

@@ -5,11 +5,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/report"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/report"
 )
 
 // reportCommand is `git loop report [NAME] --format md|yaml|json|html [-o FILE]`.

@@ -5,11 +5,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/review"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/review"
 )
 
 // restoreCommand is `git loop restore [NAME] ITER`.

@@ -7,11 +7,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/driver"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/driver"
 )
 
 // agentArgsKey carries run's agent command (everything after --) past the flag parser,

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/spec"
-
 	"github.com/urfave/cli/v2"
+
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 // maxSpec bounds a spec read from a file or standard input.

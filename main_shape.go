@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/git-loop/git-loop/loop/review"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/review"
 )
 
 // printShapeOf writes how a new loop runs, from its spec's score.

@@ -6,11 +6,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/share"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/share"
 )
 
 // trustFlag lets check, resume and run use a fetched loop's stored gate commands.

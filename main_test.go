@@ -11,8 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/git-loop/git-loop/testdata/realagents"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/git-loop/git-loop/testdata/realagents"
 )
 
 func TestMain(m *testing.M) {

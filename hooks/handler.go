@@ -14,9 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/git-loop/git-loop/loop/report"
-
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/report"
 )
 
 // Streams are a hook process's standard streams, injected for tests.

@@ -13,9 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-loop/git-loop/loop/spec"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 // Exit policies: which signals complete a loop.

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // FileStat is one changed file of a diffstat.

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/loop/diag"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-loop/git-loop/loop/diag"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // A loop is enforced when its next stop will be judged and recorded. What can keep it from

@@ -9,9 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // StartOptions are the inputs of Start.

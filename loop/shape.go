@@ -6,11 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/spec"
-
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/spec"
 	"github.com/git-loop/git-loop/snapshots"
 )
 

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Loop statuses.

@@ -9,15 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/spec"
-
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
-	"github.com/git-loop/git-loop/loop/report"
-
-	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/report"
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 // demoTurn is one scripted agent turn: files it writes, then what it says when it stops.

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
 )
 
 // lockRun makes sure one `git loop run` drives a loop at a time: it links a file holding its

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // fields reads the keys of a decoded state file (YAML front matter or a JSON object),

@@ -5,11 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/review"
-
 	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/review"
 )
 
 // PrintImport writes what an import carried over (as the new loop's resolved configuration

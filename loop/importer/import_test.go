@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 

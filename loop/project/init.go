@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 

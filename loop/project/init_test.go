@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
 )
 
 // writeTree creates files (path → content) under dir.

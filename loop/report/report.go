@@ -6,13 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-loop/git-loop/loop/spec"
-
 	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/loop/diag"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 // Release decisions of a report.

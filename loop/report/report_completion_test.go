@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-loop/git-loop/loop"
-
 	"go.yaml.in/yaml/v3"
+
+	"github.com/git-loop/git-loop/loop"
 )
 
 // TestReportOnCompletion: the completing state commit holds report.yaml (the whole record,

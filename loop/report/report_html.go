@@ -10,11 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/git-loop/git-loop/loop/spec"
-
 	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/spec"
 )
 
 //go:embed report.html.tmpl

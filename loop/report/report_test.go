@@ -9,12 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-loop/git-loop/loop"
+	"go.yaml.in/yaml/v3"
 
+	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/diag"
 	"github.com/git-loop/git-loop/loop/internal/looptest"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // TestReportVerdict: the release decision's rules, SHIP / MONITOR / RESEARCH, and why.

@@ -11,11 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-loop/git-loop/loop"
-
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // BisectOptions configure Bisect.

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 

@@ -7,13 +7,11 @@ import (
 	"os/exec"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop"
-
-	"github.com/git-loop/git-loop/loop/internal/textutil"
-
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // ShowOptions configure PrintShow and PrintDiff.

@@ -7,9 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop"
-
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop"
 )
 
 // Sharing: `git loop push` sends loops (refs/loop/*) and their provenance notes

@@ -54,7 +54,7 @@ func newStep(it Iteration, prevAt time.Time) Step {
 // Report builds the loop's report from its whole history, with each iteration's diffstat
 // read from the snapshots.
 func (h *History) Report() (Report, error) {
-	var iters []Iteration
+	iters := make([]Iteration, 0, h.State.Iteration) // sized once: a long loop's records are many
 	err := h.Each(func(rec *Iteration) error {
 		iters = append(iters, *rec)
 		return nil

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // IndexEntry is one entry of git's index (the staging area), as stored on disk.
@@ -91,7 +92,7 @@ func (r *Repo) ReadIndex() (*Index, error) {
 	if _, err := io.ReadFull(f, data); err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
-	idx, err := parseIndex(data, false)
+	idx, err := parseIndex(data, false, true)
 	if err != nil {
 		return nil, fmt.Errorf("read index %s: %w", path, err)
 	}
@@ -105,11 +106,13 @@ func (r *Repo) ReadIndex() (*Index, error) {
 // off. The trailing SHA-1 checksum is verified (an all-zero one, written with
 // index.skipHash, is accepted). All paths share one backing string. data is not retained.
 func ParseIndex(data []byte) (*Index, error) {
-	return parseIndex(data, true)
+	return parseIndex(data, true, false)
 }
 
-// parseIndex is ParseIndex, verifying the checksum only if verify is set.
-func parseIndex(data []byte, verify bool) (*Index, error) {
+// parseIndex is ParseIndex, verifying the checksum only if verify is set. With share, the
+// paths of a version 2 or 3 index are substrings of data (which must then never change):
+// nothing is copied, and a large index costs its file's size once, not twice.
+func parseIndex(data []byte, verify, share bool) (*Index, error) {
 	if len(data) < indexHeaderLen+sha1.Size {
 		return nil, fmt.Errorf("index is truncated (%d bytes); rebuild it with `rm .git/index && git reset`", len(data))
 	}
@@ -122,20 +125,20 @@ func parseIndex(data []byte, verify bool) (*Index, error) {
 	}
 	body, sum := data[:len(data)-sha1.Size], data[len(data)-sha1.Size:]
 	if !verify {
-		return parseIndexBody(body, version)
+		return parseIndexBody(body, version, share)
 	}
 	checksumOK := func() bool { return isZeroBytes(sum) || sha1.Sum(body) == [sha1.Size]byte(sum) }
 	if len(body) < concurrentChecksumSize {
 		if !checksumOK() {
 			return nil, errChecksum
 		}
-		return parseIndexBody(body, version)
+		return parseIndexBody(body, version, share)
 	}
 	// Hashing takes about as long as parsing: do both at once. A bad checksum wins over any
 	// parse error, which it would explain.
 	ok := make(chan bool, 1)
 	go func() { ok <- checksumOK() }()
-	idx, err := parseIndexBody(body, version)
+	idx, err := parseIndexBody(body, version, share)
 	if !<-ok {
 		return nil, errChecksum
 	}
@@ -149,19 +152,25 @@ const concurrentChecksumSize = 256 << 10
 var errChecksum = errors.New("index checksum mismatch: the file is corrupt; rebuild it with `rm .git/index && git reset` (staged changes are lost)")
 
 // parseIndexBody parses the entries and extensions of an index whose header (signature and
-// version) has been checked; body excludes the trailing checksum.
-func parseIndexBody(body []byte, version uint32) (*Index, error) {
+// version) has been checked; body excludes the trailing checksum. With share (ignored for
+// version 4, whose paths are prefix-compressed), paths are substrings of body.
+func parseIndexBody(body []byte, version uint32, share bool) (*Index, error) {
+	share = share && version != 4
 	count := be32(body[8:])
 	if uint64(count) > uint64(len(body)-indexHeaderLen)/indexMinEntry {
 		return nil, fmt.Errorf("index claims %d entries but holds only %d bytes: the file is corrupt", count, len(body)+sha1.Size)
 	}
 
 	idx := &Index{Version: version, Entries: make([]IndexEntry, count)}
-	ends := make([]uint32, count) // where each entry's path ends in names
+	var ends []uint32 // where each entry's path ends in names
 	var names strings.Builder
-	if version == 4 {
+	switch {
+	case share:
+	case version == 4:
+		ends = make([]uint32, count)
 		names.Grow(len(body))
-	} else {
+	default:
+		ends = make([]uint32, count)
 		names.Grow(len(body) - indexHeaderLen - int(count)*indexEntryHead)
 	}
 	// A version 4 index can describe far more path bytes than it holds; refuse absurd expansion
@@ -241,16 +250,24 @@ func parseIndexBody(body []byte, version uint32) (*Index, error) {
 			if size > len(p) {
 				return nil, indexCorrupt(i, "entry is truncated")
 			}
-			names.Write(name[:nameLen])
 			off += size
+			if share {
+				if nameLen > 0 {
+					e.Path = unsafe.String(&name[0], nameLen)
+				}
+				continue
+			}
+			names.Write(name[:nameLen])
 		}
 		ends[i] = uint32(names.Len())
 	}
-	all := names.String()
-	start := uint32(0)
-	for i := range idx.Entries {
-		idx.Entries[i].Path = all[start:ends[i]]
-		start = ends[i]
+	if !share {
+		all := names.String()
+		start := uint32(0)
+		for i := range idx.Entries {
+			idx.Entries[i].Path = all[start:ends[i]]
+			start = ends[i]
+		}
 	}
 
 	// Extensions: 4-byte signature, 4-byte size, data. Upper-case signatures are optional.

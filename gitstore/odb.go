@@ -100,46 +100,79 @@ func loosePathIn(dir string, h Hash) string {
 	return filepath.Join(dir, hex[:2], hex[2:])
 }
 
-// has reports whether h is stored loose or packed in any object directory.
+// has reports whether h is stored loose or packed in any object directory. Like git, it
+// looks in the packs it knows first (a look-up in memory; a repository that git's gc keeps
+// tidy holds most objects there), then loose, then in packs that appeared meanwhile.
 func (db *objectDB) has(h Hash) bool {
+	if db.packedIn(h, false) != nil {
+		return true
+	}
 	for _, dir := range db.dirs {
 		if _, err := os.Lstat(loosePathIn(dir, h)); err == nil {
 			return true
 		}
 	}
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.findPacked(h) != nil {
-		return true
-	}
-	return db.rescan() && db.findPacked(h) != nil
+	return db.packedIn(h, true) != nil
 }
 
-// read returns h's type and content.
+// read returns h's type and content, looking where has does, in the same order.
 func (db *objectDB) read(h Hash) (ObjectType, []byte, error) {
+	t, data, found, packErr := db.readPacked(h, false)
+	if found && packErr == nil {
+		return t, data, nil
+	}
 	for _, dir := range db.dirs {
 		t, data, err := readLoose(loosePathIn(dir, h))
 		if !errors.Is(err, os.ErrNotExist) {
 			return t, data, err
 		}
 	}
+	if packErr != nil { // in a known pack that could not give it, and not loose
+		return 0, nil, packErr
+	}
+	// git gc may have packed and pruned it since the first look: the packs again, rescanned
+	if t, data, found, err := db.readPacked(h, true); found {
+		return t, data, err
+	}
+	// or packed it since, and pruned it since the rescan (a second gc): once more, loose
+	for _, dir := range db.dirs {
+		t, data, err := readLoose(loosePathIn(dir, h))
+		if !errors.Is(err, os.ErrNotExist) {
+			return t, data, err
+		}
+	}
+	return 0, nil, ErrObjectNotFound
+}
+
+// packedIn returns the pack holding h, among the known packs or, with rescan, among those
+// that appeared since they were listed; nil when none holds it.
+func (db *objectDB) packedIn(h Hash, rescan bool) *pack {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	p := db.findPacked(h)
-	if p == nil && db.rescan() {
+	if !rescan {
+		return db.findPacked(h)
+	}
+	if db.rescan() {
+		return db.findPacked(h)
+	}
+	return nil
+}
+
+// readPacked reads h from the pack holding it (see packedIn); found is false when none does.
+func (db *objectDB) readPacked(h Hash, rescan bool) (t ObjectType, data []byte, found bool, err error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	var p *pack
+	if !rescan {
+		p = db.findPacked(h)
+	} else if db.rescan() {
 		p = db.findPacked(h)
 	}
 	if p == nil {
-		// git gc may have packed and pruned it between our two looks: once more, loose.
-		for _, dir := range db.dirs {
-			t, data, err := readLoose(loosePathIn(dir, h))
-			if !errors.Is(err, os.ErrNotExist) {
-				return t, data, err
-			}
-		}
-		return 0, nil, ErrObjectNotFound
+		return 0, nil, false, nil
 	}
-	return p.read(h)
+	t, data, err = p.read(h)
+	return t, data, true, err
 }
 
 // findPacked returns the pack holding h, loading the pack indexes on first use. db.mu is held.

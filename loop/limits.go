@@ -2,10 +2,10 @@ package loop
 
 import (
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Raise is what a resume may raise besides the iteration limit: the wall-clock limit and the
@@ -77,13 +77,13 @@ func checkBudgets(cfg *Config, st *State) error {
 }
 
 // resumeInReason finds the resume a pause's reason names (at a limit, the one that raises it).
-var resumeInReason = regexp.MustCompile("`(git loop resume [^`]+)`")
+var resumeInReason = textutil.LazyRegexp("`(git loop resume [^`]+)`")
 
 // ResumeCommand is the command that goes on from st's pause: the first resume its reason names (at
 // a limit, the one raising it; at an iteration limit reached another way, one with a higher
 // limit), else `git loop resume NAME`.
 func ResumeCommand(st *State) string {
-	if m := resumeInReason.FindStringSubmatch(st.Reason); m != nil {
+	if m := resumeInReason().FindStringSubmatch(st.Reason); m != nil {
 		return m[1]
 	}
 	if st.MaxIterations > 0 && st.Iteration >= st.MaxIterations { // a plain resume is refused

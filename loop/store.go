@@ -254,6 +254,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 		s.clearUnrecorded(name) // a change is recorded: the loop is as its ref says
 		ch.notesErr = s.annotate(prov)
 		s.Repo.SweepTempObjects() // what killed writers left, now and then
+		s.Repo.AutoMaintenance()  // git's gc --auto, as after git commit; detached, not waited for
 		return &ch.state, nil
 	}
 }

@@ -30,10 +30,13 @@ type cachedDir struct {
 	tree    gitstore.Hash
 	entries uint32 // entries of its tree (files and non-empty subdirectories)
 	// files are sorted by name; only files trusted by their stat data. A parsed cache keeps
-	// them encoded in raw until the walk reaches the directory (see decodeFiles), so loading
-	// the cache, which the walk waits for, does not decode the whole tree's files.
+	// them encoded in raw, and finds a name by binary search over the records' offsets
+	// (decoded when the walk first reaches the directory, see fileOffsets): memory for four
+	// bytes a file, not a decoded record, and nothing decoded for the directories the walk
+	// does not ask about.
 	files   []cachedFile
 	raw     string
+	offs    []uint32 // where each record of raw starts; nil until decoded, or when raw is damaged
 	rawOnce sync.Once
 	// listing is the directory's entries as encodeListing wrote them, valid while the
 	// directory's own stat data are dirStat (see listing.go); "" when none was kept.
@@ -59,37 +62,71 @@ func (d *cachedDir) file(name string) (cachedFile, bool) {
 	if d == nil {
 		return cachedFile{}, false
 	}
-	files := d.fileList()
-	i := sort.Search(len(files), func(i int) bool { return files[i].name >= name })
-	if i < len(files) && files[i].name == name {
-		return files[i], true
+	if d.raw == "" {
+		files := d.files
+		i := sort.Search(len(files), func(i int) bool { return files[i].name >= name })
+		if i < len(files) && files[i].name == name {
+			return files[i], true
+		}
+		return cachedFile{}, false
+	}
+	offs := d.fileOffsets()
+	i := sort.Search(len(offs), func(i int) bool { return d.recordName(offs[i]) >= name })
+	if i < len(offs) && d.recordName(offs[i]) == name {
+		dec := decoder{all: d.raw, buf: unsafe.Slice(unsafe.StringData(d.raw), len(d.raw))[offs[i]:]}
+		return dec.file(), true
 	}
 	return cachedFile{}, false
 }
 
-// fileList returns the directory's cached files, decoding them on first use.
-func (d *cachedDir) fileList() []cachedFile {
-	d.rawOnce.Do(func() {
-		if d.raw != "" {
-			d.files = decodeFiles(d.raw)
-		}
-	})
-	return d.files
+// recordName is the name of the file record at off in raw (checked by fileOffsets).
+func (d *cachedDir) recordName(off uint32) string {
+	return d.raw[off+4 : off+4+strU32(d.raw[off:])]
 }
 
-// decodeFiles decodes a directory's file records (see the format below); a damaged run,
-// which the file's checksum makes unlikely, gives no files: nothing is trusted.
-func decodeFiles(raw string) []cachedFile {
-	d := decoder{all: raw, buf: unsafe.Slice(unsafe.StringData(raw), len(raw))}
-	n := d.count()
-	files := make([]cachedFile, 0, n)
-	for j := 0; j < n && d.err == nil; j++ {
-		files = append(files, d.file())
-	}
-	if d.err != nil || len(d.buf) != 0 {
+// fileOffsets returns where each file record of raw starts, finding them on first use.
+func (d *cachedDir) fileOffsets() []uint32 {
+	d.rawOnce.Do(func() { d.offs = recordOffsets(d.raw) })
+	return d.offs
+}
+
+// strU32 decodes the big-endian integer s starts with (at least four bytes).
+func strU32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0])<<24 | uint32(s[1])<<16 | uint32(s[2])<<8 | uint32(s[3])
+}
+
+// fileRecordTail is a file record's size after its name: mode, object name, size, mtime,
+// ctime and inode.
+const fileRecordTail = 4 + 20 + 6*8
+
+// recordOffsets finds the file records of a directory's run (see the format below); a damaged
+// run, which the file's checksum makes unlikely, gives none: nothing is trusted.
+func recordOffsets(raw string) []uint32 {
+	if len(raw) < 4 {
 		return nil
 	}
-	return files
+	n := strU32(raw)
+	if uint64(n) > uint64(len(raw)) {
+		return nil
+	}
+	offs := make([]uint32, 0, n)
+	off := uint64(4)
+	for j := uint32(0); j < n; j++ {
+		if off+4 > uint64(len(raw)) {
+			return nil
+		}
+		nameLen := uint64(strU32(raw[off:]))
+		if off+4+nameLen+fileRecordTail > uint64(len(raw)) {
+			return nil
+		}
+		offs = append(offs, uint32(off))
+		off += 4 + nameLen + fileRecordTail
+	}
+	if off != uint64(len(raw)) {
+		return nil
+	}
+	return offs
 }
 
 // knownTree reports whether tree h was part of the last snapshot (so it exists).
@@ -262,7 +299,12 @@ func (c *statCache) encode() []byte {
 		buf = appendStr(buf, path)
 		buf = append(buf, cd.tree[:]...)
 		buf = binary.BigEndian.AppendUint32(buf, cd.entries)
-		files := cd.fileList()
+		if cd.raw != "" { // as parsed: the run is already encoded
+			buf = appendStr(buf, cd.raw)
+			buf = appendListing(buf, cd)
+			continue
+		}
+		files := cd.files
 		at := len(buf)
 		buf = binary.BigEndian.AppendUint32(buf, 0) // the run's length, set below
 		buf = binary.BigEndian.AppendUint32(buf, uint32(len(files)))
@@ -275,14 +317,20 @@ func (c *statCache) encode() []byte {
 			}
 		}
 		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
-		buf = appendStr(buf, cd.listing)
-		if st := cd.dirStat; cd.listing != "" {
-			for _, v := range []int64{st.size, st.mtimeSec, st.mtimeNsec, st.ctimeSec, st.ctimeNsec, int64(st.ino), int64(st.dev)} {
-				buf = binary.BigEndian.AppendUint64(buf, uint64(v))
-			}
-		}
+		buf = appendListing(buf, cd)
 	}
 	return binary.BigEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli()))
+}
+
+// appendListing encodes a directory's listing and, with one, its stat data.
+func appendListing(buf []byte, cd *cachedDir) []byte {
+	buf = appendStr(buf, cd.listing)
+	if st := cd.dirStat; cd.listing != "" {
+		for _, v := range []int64{st.size, st.mtimeSec, st.mtimeNsec, st.ctimeSec, st.ctimeNsec, int64(st.ino), int64(st.dev)} {
+			buf = binary.BigEndian.AppendUint64(buf, uint64(v))
+		}
+	}
+	return buf
 }
 
 func appendStr(buf []byte, s string) []byte {

@@ -57,7 +57,7 @@ func (s *snapshotter) hashPending() error {
 // hashFile reads one file or symlink, checks it did not change while read, and writes its
 // blob.
 func (s *snapshotter) hashFile(f *fileEntry) error {
-	abs := filepath.Join(s.repo.WorkTree, filepath.FromSlash(f.rel))
+	abs := filepath.Join(s.repo.WorkTree, filepath.FromSlash(f.path()))
 	if f.stat.isRegular() && f.stat.size > streamAbove {
 		return s.hashLargeFile(f, abs)
 	}
@@ -66,7 +66,7 @@ func (s *snapshotter) hashFile(f *fileEntry) error {
 		return errRetry // vanished between walk and read: walk again
 	}
 	if err != nil {
-		return fmt.Errorf("snapshot: read %q: %w; fix its permissions or add it to .gitignore", f.rel, err)
+		return fmt.Errorf("snapshot: read %q: %w; fix its permissions or add it to .gitignore", f.path(), err)
 	}
 	after, err := lstat(abs)
 	if err != nil || !sameStat(&after, &f.stat) {
@@ -74,7 +74,7 @@ func (s *snapshotter) hashFile(f *fileEntry) error {
 	}
 	h, err := s.repo.WriteObject(gitstore.BlobObject, data)
 	if err != nil {
-		return fmt.Errorf("snapshot: store %q: %w", f.rel, err)
+		return fmt.Errorf("snapshot: store %q: %w", f.path(), err)
 	}
 	f.hash = h
 	return nil
@@ -113,7 +113,7 @@ func (s *snapshotter) hashWithGit() error {
 	defer cleanup()
 	var in bytes.Buffer
 	for _, f := range regular {
-		in.WriteString(f.rel)
+		in.WriteString(f.path())
 		in.WriteByte(0)
 	}
 	env := []string{"GIT_INDEX_FILE=" + index, "GIT_LITERAL_PATHSPECS=1"}
@@ -126,9 +126,9 @@ func (s *snapshotter) hashWithGit() error {
 	}
 	names := parseLsFilesStage(out)
 	for _, f := range regular {
-		h, ok := names[f.rel]
+		h, ok := names[f.path()]
 		if !ok {
-			return fmt.Errorf("snapshot: git add did not record %q; is it still there?", f.rel)
+			return fmt.Errorf("snapshot: git add did not record %q; is it still there?", f.path())
 		}
 		f.hash = h
 	}
@@ -202,7 +202,7 @@ func (s *snapshotter) hashLargeFile(f *fileEntry, abs string) error {
 		return errRetry
 	}
 	if err != nil {
-		return fmt.Errorf("snapshot: store %q: %w", f.rel, err)
+		return fmt.Errorf("snapshot: store %q: %w", f.path(), err)
 	}
 	after, err := lstat(abs)
 	if err != nil || !sameStat(&after, &f.stat) {

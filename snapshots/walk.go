@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/snapshots/ignore"
@@ -33,7 +34,7 @@ type node struct {
 // fileEntry is one non-directory entry: a file, a symlink or a gitlink.
 type fileEntry struct {
 	name string
-	rel  string
+	dir  *node // its directory: the path is join(dir.rel, name), made only when needed
 	mode uint32
 	hash gitstore.Hash
 	stat fileStat
@@ -286,12 +287,20 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 	block := make([]fileEntry, len(ents)) // one allocation for the directory's entries
 	used := 0
 	var subs []subdir
+	// an entry's path, in one buffer for the whole directory: it is only looked up (index,
+	// ignore rules) and kept by nothing but a subdirectory's node, which copies it
+	relBuf := make([]byte, 0, len(n.rel)+1+64)
+	if n.rel != "" {
+		relBuf = append(append(relBuf, n.rel...), '/')
+	}
+	prefix := len(relBuf)
 	for _, de := range ents {
 		name := de.name
 		if name == ".git" {
 			continue
 		}
-		rel := join(n.rel, name)
+		relBuf = append(relBuf[:prefix], name...)
+		rel := unsafe.String(unsafe.SliceData(relBuf), len(relBuf))
 		if de.kind == kindDir {
 			if sub := s.dirEntry(n, job.tracked, rel, name, abs, m, excluded); sub != nil {
 				if c := s.cache.dirs[rel]; !s.listings || c == nil || c.listing == "" || len(abs)+1+len(name) > maxPathDir {
@@ -452,6 +461,9 @@ func (s *snapshotter) dirIgnores(n *node, abs string, ents []dirent, m *ignore.M
 	return m, nil
 }
 
+// path is f's slash-separated path from the worktree root.
+func (f *fileEntry) path() string { return join(f.dir.rel, f.name) }
+
 func join(dir, name string) string {
 	if dir == "" {
 		return name
@@ -469,7 +481,7 @@ func (s *snapshotter) dirEntry(n *node, tracked trackedSpan, rel, name, parentAb
 		if err != nil {
 			h = e.Hash // not checked out: git keeps the recorded commit
 		}
-		s.addFile(n, &fileEntry{name: name, rel: rel, mode: gitstore.ModeGitlink, hash: h})
+		s.addFile(n, &fileEntry{name: name, dir: n, mode: gitstore.ModeGitlink, hash: h})
 		return nil
 	}
 	inside := tracked.under(rel)
@@ -484,13 +496,13 @@ func (s *snapshotter) dirEntry(n *node, tracked trackedSpan, rel, name, parentAb
 			s.fail(fmt.Errorf("snapshot: %q is a nested git repository without a commit checked out (%v); commit in it, or add it to .gitignore", rel, err))
 			return nil
 		}
-		s.addFile(n, &fileEntry{name: name, rel: rel, mode: gitstore.ModeGitlink, hash: h})
+		s.addFile(n, &fileEntry{name: name, dir: n, mode: gitstore.ModeGitlink, hash: h})
 		return nil
 	}
 	if ign && !underTracked {
 		return nil
 	}
-	sub := &node{rel: rel}
+	sub := &node{rel: strings.Clone(rel)} // rel is the walk's scratch buffer
 	n.dirs = append(n.dirs, sub)
 	return &subdir{node: sub, matcher: m, excluded: ign, tracked: inside}
 }
@@ -518,7 +530,7 @@ func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *f
 	if !st.isRegular() && !st.isSymlink() {
 		return false, nil // sockets, fifos, devices: git skips them too
 	}
-	*f = fileEntry{name: name, rel: rel, mode: s.gitMode(&st, e), stat: st}
+	*f = fileEntry{name: name, dir: n, mode: s.gitMode(&st, e), stat: st}
 	s.addFile(n, f)
 	if s.resolve(f, e, cached) {
 		return true, nil
@@ -588,7 +600,7 @@ func (s *snapshotter) addKept(root *node) {
 		if n == nil || n.hasName(name) {
 			continue // a file or directory of the worktree now takes its place, as with git add
 		}
-		s.addFile(n, &fileEntry{name: name, rel: p, mode: e.Mode, hash: e.Hash})
+		s.addFile(n, &fileEntry{name: name, dir: n, mode: e.Mode, hash: e.Hash})
 	}
 }
 

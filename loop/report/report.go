@@ -117,10 +117,10 @@ func buildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Repor
 	r := Report{Loop: st.Name, Status: st.Status, Reason: st.Reason, Task: strings.TrimSpace(cfg.Prompt), Spec: cfg.Spec, Shape: cfg.Shape,
 		Execution: Execution{StartedAt: st.StartedAt, EndedAt: st.UpdatedAt, Seconds: st.UpdatedAt.Sub(st.StartedAt).Seconds(),
 			Iterations: st.Iteration, MaxIterations: st.MaxIterations},
-		Rework: []ReworkEvent{}, Timeline: []Step{}}
+		Rework: []ReworkEvent{}, Timeline: make([]Step, 0, len(iters))}
 	layers := make([]LayerReport, len(cfg.Gates))
 	for i, g := range cfg.Gates {
-		layers[i] = LayerReport{Layer: i + 1, Gate: g.Name, Final: "not run", Runs: []GateRun{}}
+		layers[i] = LayerReport{Layer: i + 1, Gate: g.Name, Final: "not run", Runs: make([]GateRun, 0, len(iters))}
 	}
 	defects := defectLog{}
 	prevAt := st.StartedAt

@@ -57,7 +57,7 @@ func newStep(it loop.Iteration, prevAt time.Time) Step {
 // FromHistory builds the loop's report from its whole history, with each iteration's diffstat
 // read from the snapshots.
 func FromHistory(h *loop.History) (Report, error) {
-	var iters []loop.Iteration
+	iters := make([]loop.Iteration, 0, h.State.Iteration) // sized once: a long loop's records are many
 	err := h.Each(func(rec *loop.Iteration) error {
 		iters = append(iters, *rec)
 		return nil

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Times the Claude Code stop hook in one run and prints medians and ratios (issue 3):
-#   idle (no active loop)  vs  a bash stop hook that reads stdin and tests for one file
+# Times the Claude Code stop hook in one run and prints medians and ratios (issues 3 and 13):
+#   idle (no active loop)  vs  the official ralph-loop plugin's stop hook up to its idle exit:
+#                              a #!/bin/bash file that reads stdin and tests for its state file
+#                          and vs an empty Go program (the floor of any Go hook: process start)
 #   active, no gates, last message read from the real 3.1 MB transcript
 #   the same with that transcript repeated to ~95 MB
 # Usage: testdata/bench/hook.sh [rounds]   (default 21)
@@ -10,7 +12,11 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=$root/testdata/transcripts/4d5611e5-241a-462a-8d15-5122611a9569.jsonl
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$root" && go build -o "$work/bin/git-loop" .)
+# built as README's install builds it: without urfave/cli's Markdown docs (blackfriday's init)
+(cd "$root" && go build -tags urfave_cli_no_docs -o "$work/bin/git-loop" .)
+mkdir -p "$work/empty"
+printf 'package main\n\nfunc main() {}\n' >"$work/empty/main.go"
+(cd "$work/empty" && GO111MODULE=off go build -o "$work/bin/empty-go" main.go)
 export HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig PATH=$work/bin:$PATH
 mkdir -p "$HOME"
 printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[loop]\n\tshape = tool\n' >"$GIT_CONFIG_GLOBAL"
@@ -20,11 +26,27 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 time_us() { local t0=${EPOCHREALTIME/./} t1; "$@" >/dev/null 2>&1 || true; t1=${EPOCHREALTIME/./}; echo $((t1 - t0)); }
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f ms", u/1000 }'; }
 
-# the bash stop hook's idle path: read stdin, test for the state file, exit
+# the official ralph-loop plugin's stop hook (plugins/ralph-loop/hooks/stop-hook.sh) up to its
+# idle exit, as it starts: #!/bin/bash, not through env (one exec less)
 cat >"$work/bash-hook" <<'SH'
-#!/usr/bin/env bash
-input=$(cat)
-[[ -f .claude/ralph-loop.local.md ]] || exit 0
+#!/bin/bash
+
+# Ralph Loop Stop Hook
+# Prevents session exit when a ralph-loop is active
+# Feeds Claude's output back as input to continue the loop
+
+set -euo pipefail
+
+# Read hook input from stdin (advanced stop hook API)
+HOOK_INPUT=$(cat)
+
+# Check if ralph-loop is active
+RALPH_STATE_FILE=".claude/ralph-loop.local.md"
+
+if [[ ! -f "$RALPH_STATE_FILE" ]]; then
+  # No active loop - allow exit
+  exit 0
+fi
 SH
 chmod +x "$work/bash-hook"
 
@@ -33,10 +55,17 @@ mkdir -p "$repo" && cd "$repo" && git init -q && echo a >a.txt && git add -A && 
 printf '{"session_id":"s","transcript_path":"%s","cwd":"%s","hook_event_name":"Stop","stop_hook_active":false}' "$corpus" "$repo" >"$work/small.json"
 idle() { git-loop hook claude stop <"$work/small.json"; }
 bashhook() { "$work/bash-hook" <"$work/small.json"; }
-: >"$work/b"; : >"$work/i"
-for _ in $(seq "$rounds"); do time_us bashhook >>"$work/b"; time_us idle >>"$work/i"; done
-b=$(median <"$work/b"); i=$(median <"$work/i")
-echo "idle hook: git-loop $(ms "$i"), bash $(ms "$b"), ratio $(awk -v a="$i" -v b="$b" 'BEGIN{printf "%.2f", a/b}')x (target <= 0.7x)"
+: >"$work/b"; : >"$work/i"; : >"$work/e"
+emptygo() { "$work/bin/empty-go" <"$work/small.json"; }
+for _ in $(seq "$rounds"); do time_us bashhook >>"$work/b"; time_us idle >>"$work/i"; time_us emptygo >>"$work/e"; done
+b=$(median <"$work/b"); i=$(median <"$work/i"); e=$(median <"$work/e")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
+echo "idle hook: git-loop $(ms "$i"), #!/bin/bash hook $(ms "$b"), empty Go program $(ms "$e")"
+echo "idle hook: git-loop/bash $(ratio "$i" "$b")x (target <= 1.0x), git-loop/empty Go $(ratio "$i" "$e")x (the floor), bash/empty Go $(ratio "$b" "$e")x"
+# what is left between git-loop and the floor: package initialisation, largest first
+for _ in 1 2 3 4 5; do GODEBUG=inittrace=1 git-loop hook claude stop <"$work/small.json" 2>&1 >/dev/null; done |
+	awk '$1 == "init" { t[$2] += $5; n[$2]++ } END { for (p in t) { s += t[p]/n[p]; printf "%.3f %s\n", t[p]/n[p], p } ; printf "%.3f total\n", s }' |
+	sort -rn | head -9 | awk '{ printf "   init %-40s %s ms (mean of 5)\n", $2, $1 }'
 
 # active loop without gates: each stop is one iteration (unlimited, breakers off by limits)
 git-loop start bench -p bench --promise NEVER-SAID --unlimited >/dev/null

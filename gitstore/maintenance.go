@@ -1,0 +1,168 @@
+package gitstore
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Automatic maintenance, as git's own commands do it. After `git commit`, `git merge`, `git
+// am` and others write objects, git runs `git maintenance run --auto` (run_auto_maintenance in
+// git's run-command.c), which skips everything unless maintenance.auto allows it and a task's
+// condition holds; with no maintenance configuration the one task is gc, whose condition is
+// `git gc --auto`'s: more loose objects than gc.auto (default 6700, estimated from
+// objects/17) or more packs than gc.autoPackLimit (default 50). git-loop writes objects at
+// every iteration and would otherwise leave a long loop's thousands of loose objects for the
+// next git command to trip over.
+//
+// Two differences from git, both for the agent's sake. git-loop asks git's question first
+// (below, for the default configuration), so the usual iteration starts no process at all;
+// and it never waits: git is started in its own session with no terminal and nothing of
+// git-loop's open (stdin, stdout and stderr on /dev/null), so a hook answers at once and the
+// agent is never held by a repack. That git maintenance never runs twice at once is git's own
+// doing: `git maintenance run` holds objects/maintenance.lock for its whole run (a second one
+// exits), and `git gc` holds gc.pid (a second one on the same host exits while the first
+// lives, or while the file is younger than 12 hours). git-loop adds no lock of its own.
+
+// Defaults of the settings that decide whether `git gc --auto` has work (git's gc.c).
+const (
+	defaultGCAuto          = 6700
+	defaultGCAutoPackLimit = 50
+)
+
+// MaintenanceDecision says whether AutoMaintenance started git, and why (or why not).
+type MaintenanceDecision struct {
+	// Started is set when a `git maintenance run --auto` process was started.
+	Started bool
+	// Reason is a short explanation: "maintenance.auto=false", "gc.auto=0", "no work",
+	// "too many loose objects", "too many packs", "maintenance configured".
+	Reason string
+}
+
+// AutoMaintenance does what git does after a command that wrote objects: it starts `git
+// maintenance run --auto --quiet` when that has work to do, detached (see above), and
+// returns without waiting for it. Failing to start git is not an error of the caller's
+// operation, whose objects are safely written: the decision says what happened.
+func (r *Repo) AutoMaintenance() MaintenanceDecision {
+	d := r.MaintenanceNeeded()
+	if !d.Started {
+		return d
+	}
+	if err := r.startMaintenance(); err != nil {
+		return MaintenanceDecision{Reason: "could not start git: " + err.Error()}
+	}
+	return d
+}
+
+// MaintenanceNeeded answers git's question without running git: would `git maintenance run
+// --auto` do anything? Started is set when it would (nothing is started here). With any
+// maintenance setting beyond maintenance.auto (a strategy, a task enabled or scheduled) the
+// answer is left to git: Started is set and git decides.
+func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
+	if !r.Config.Bool("maintenance", "", "auto", true) {
+		return MaintenanceDecision{Reason: "maintenance.auto=false"}
+	}
+	for _, k := range r.Config.Keys() {
+		if k.Section == "maintenance" && !(k.Subsection == "" && passiveMaintenanceKeys[k.Key]) {
+			return MaintenanceDecision{Started: true, Reason: "maintenance configured"}
+		}
+	}
+	gcAuto := r.configInt("gc", "auto", defaultGCAuto)
+	if gcAuto <= 0 {
+		return MaintenanceDecision{Reason: "gc.auto=0"}
+	}
+	objects := filepath.Join(r.CommonDir, "objects")
+	if limit := r.configInt("gc", "autopacklimit", defaultGCAutoPackLimit); limit > 0 && countPacks(objects) > limit {
+		return MaintenanceDecision{Started: true, Reason: "too many packs"}
+	}
+	if looseOverThreshold(objects, (gcAuto+255)/256) {
+		return MaintenanceDecision{Started: true, Reason: "too many loose objects"}
+	}
+	return MaintenanceDecision{Reason: "no work"}
+}
+
+// passiveMaintenanceKeys are maintenance settings that leave `git maintenance run --auto`
+// to its default: maintenance.auto (read above), maintenance.repo (the repositories `git
+// maintenance register` lists for the scheduler, in the global file) and
+// maintenance.autoDetach (whether git itself would detach).
+var passiveMaintenanceKeys = map[string]bool{"auto": true, "repo": true, "autodetach": true}
+
+// configInt reads an integer setting, or def when it is unset or not a number.
+func (r *Repo) configInt(section, key string, def int64) int64 {
+	v := r.Config.Get(section, "", key)
+	if v == "" {
+		return def
+	}
+	n, err := ParseInt(v)
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// looseOverThreshold is git's too_many_loose_objects: more than threshold loose objects in
+// objects/17, one 256th of the object names.
+func looseOverThreshold(objects string, threshold int64) bool {
+	f, err := os.Open(filepath.Join(objects, "17"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	var n int64
+	for _, name := range names {
+		if len(name) == 38 && strings.Trim(name, "0123456789abcdef") == "" {
+			if n++; n > threshold {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countPacks is git's too_many_packs count: local packs without a .keep file.
+func countPacks(objects string) int64 {
+	dir := filepath.Join(objects, "pack")
+	names, err := readDirNames(dir)
+	if err != nil {
+		return 0
+	}
+	keep := map[string]bool{}
+	for _, n := range names {
+		if base, ok := strings.CutSuffix(n, ".keep"); ok {
+			keep[base] = true
+		}
+	}
+	var c int64
+	for _, n := range names {
+		if base, ok := strings.CutSuffix(n, ".pack"); ok && strings.HasPrefix(n, "pack-") && !keep[base] {
+			c++
+		}
+	}
+	return c
+}
+
+func readDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// startMaintenance starts `git maintenance run --auto --quiet` in r, detached: in a session
+// of its own, with stdin, stdout and stderr on /dev/null, and not waited for by the caller
+// (a goroutine reaps it if this process outlives it).
+func (r *Repo) startMaintenance() error {
+	cmd := exec.Command("git", "--git-dir="+r.GitDir, "maintenance", "run", "--auto", "--quiet")
+	cmd.Dir = r.CommonDir
+	cmd.Env = CleanGitEnv()
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait() //nolint:errcheck // nothing to do with its outcome: git logs its own (gc.log)
+	return nil
+}

@@ -1,0 +1,95 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkLongLoopStop times the active hook's work (judging one stop: snapshot, one gate,
+// decision, state commit; all but process start) in a loop at iteration 10 and in one at
+// iteration 10,000 (issue 13: within 1.1x). Each loop is made by judging that many stops,
+// each with a changed file and a new message, in a one-file repository with git's default
+// gc.auto, so git-loop's own housekeeping has packed the long loop's objects as it would a
+// user's. Making the long loop takes minutes: $GITLOOP_LONGLOOP_DIR keeps the repositories
+// between runs (and lets testdata/bench/longloop.sh time `git loop report` on them).
+// Add -benchmem for the memory per stop.
+func BenchmarkLongLoopStop(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git not installed")
+	}
+	base := os.Getenv("GITLOOP_LONGLOOP_DIR")
+	if base == "" {
+		base = b.TempDir()
+	}
+	home := filepath.Join(base, "home")
+	os.MkdirAll(home, 0o777)
+	cfg := filepath.Join(home, ".gitconfig")
+	os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"+
+		"[loop]\n\tshape = tool\n\tnoProgressLimit = 1000000\n\tstuckLimit = 1000000\n"), 0o666)
+	b.Setenv("HOME", home)
+	b.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	b.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	for _, n := range []int{10, 10000} {
+		s, dir := makeLongLoop(b, filepath.Join(base, fmt.Sprintf("loop%d", n)), n)
+		b.Run(fmt.Sprintf("iteration=%d", n), func(b *testing.B) {
+			run := time.Now().UnixNano() // each run's trees new: a tree seen before trips the thrashing breaker
+			for i := 0; i < b.N; i++ {
+				longLoopStop(b, s, dir, fmt.Sprintf("bench %d.%d", run, i))
+			}
+		})
+	}
+}
+
+// makeLongLoop opens the repository at dir with loop "long" at iteration n or more, making it
+// (or adding what it lacks) by judging stops.
+func makeLongLoop(b *testing.B, dir string, n int) (*Store, string) {
+	b.Helper()
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		os.MkdirAll(dir, 0o777)
+		if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+			b.Fatalf("git init: %v\n%s", err, out)
+		}
+		os.WriteFile(filepath.Join(dir, "work.txt"), []byte("start\n"), 0o666)
+		s, err := OpenStore(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Start(StartOptions{Name: "long", Flags: Settings{Prompt: "make work.txt right",
+			Promises: []string{"NEVER SAID"}, Unlimited: true, Gates: []Gate{{Name: "pass", Run: "true"}}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s, err := OpenStore(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, st, err := s.ReadState("long")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := st.Iteration; i < n; i++ {
+		longLoopStop(b, s, dir, strconv.Itoa(i))
+	}
+	return s, dir
+}
+
+// longLoopStop changes the worktree and judges one stop, which must send the agent back.
+func longLoopStop(b *testing.B, s *Store, dir, turn string) {
+	if err := os.WriteFile(filepath.Join(dir, "work.txt"), []byte("turn "+turn+"\n"), 0o666); err != nil {
+		b.Fatal(err)
+	}
+	r, err := s.Stop(context.Background(), "long", StopInput{Session: "s", Message: "working, turn " + turn, MessageKnown: true, Kind: "stop"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if r.Verdict.Decision != DecideContinue {
+		b.Fatalf("turn %s: %s (%s)", turn, r.Verdict.Decision, strings.TrimSpace(r.Verdict.Reason))
+	}
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# What a long loop leaves in .git without anyone running gc (issue 13): ITERATIONS (default
+# 1000) checkpoints of a one-file repository, each after a change, with git's default
+# gc.auto (6700), so that git-loop's own call of git's automatic maintenance is all that
+# packs. Against it, the same changes recorded with `git stash create` (kept reachable with
+# `git stash store`, as a tool would keep its snapshots) and packed once by `git gc`.
+# Prints the loose objects left (target: under gc.auto) and .git's growth per iteration on
+# each side (target: git-loop <= 1.2x), in bytes of files (du --apparent-size).
+# Usage: ITERATIONS=1000 testdata/bench/housekeeping.sh
+set -euo pipefail
+n=${ITERATIONS:-1000}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+(cd "$root" && go build -tags urfave_cli_no_docs -o "$work/bin/git-loop" .)
+export PATH=$work/bin:$PATH HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig
+mkdir -p "$HOME"
+printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[loop]\n\tshape = tool\n\tnoProgressLimit = 1000000\n\tstuckLimit = 1000000\n' >"$GIT_CONFIG_GLOBAL"
+size() { du -sb --apparent-size "$1/.git" | cut -f1; }
+for r in loop stash; do
+	mkdir -p "$work/$r" && (cd "$work/$r" && git init -q && echo start >work.txt && git add -A && git commit -qm base)
+done
+(cd "$work/loop" && git-loop start bench -p bench --promise NEVER-SAID --unlimited >/dev/null)
+l0=$(size "$work/loop"); s0=$(size "$work/stash")
+for i in $(seq "$n"); do
+	echo "iteration $i" >"$work/loop/work.txt"
+	(cd "$work/loop" && git-loop checkpoint >/dev/null)
+	echo "iteration $i" >"$work/stash/work.txt"
+	(cd "$work/stash" && git stash store -m "iteration $i" "$(git stash create)")
+done
+while [ -e "$work/loop/.git/objects/maintenance.lock" ] || [ -e "$work/loop/.git/gc.pid" ]; do sleep 0.1; done
+(cd "$work/stash" && git gc -q)
+loose=$(cd "$work/loop" && git count-objects -v | awk '/^count:/ {print $2}')
+packs=$(cd "$work/loop" && git count-objects -v | awk '/^packs:/ {print $2}')
+l1=$(size "$work/loop"); s1=$(size "$work/stash")
+echo "after $n checkpoints, no manual gc: $loose loose objects (gc.auto 6700), $packs packs"
+awk -v n="$n" -v l=$((l1 - l0)) -v s=$((s1 - s0)) 'BEGIN {
+	printf ".git growth per iteration: git-loop %.0f B, git stash create + gc %.0f B, ratio %.2fx (target <= 1.2x)\n", l/n, s/n, l/s }'

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Automatic maintenance, as git's own commands do it. After `git commit`, `git merge`, `git
@@ -163,6 +164,18 @@ func (r *Repo) startMaintenance() error {
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	go cmd.Wait() //nolint:errcheck // nothing to do with its outcome: git logs its own (gc.log)
+	maintenanceRuns.Add(1)
+	go func() {
+		defer maintenanceRuns.Done()
+		cmd.Wait() //nolint:errcheck // nothing to do with its outcome: git logs its own (gc.log)
+	}()
 	return nil
 }
+
+// maintenanceRuns counts the maintenance processes this process started and has not seen end.
+var maintenanceRuns sync.WaitGroup
+
+// WaitMaintenance waits for the `git maintenance` processes this process started to end
+// (not for what they detach in turn, such as a gc with gc.autoDetach). Commands never wait;
+// a test does, before it removes the repository.
+func WaitMaintenance() { maintenanceRuns.Wait() }

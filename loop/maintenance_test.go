@@ -78,6 +78,7 @@ func checkpoints(t *testing.T, gcAuto string, n int) string {
 		if _, _, err := s.Checkpoint("g"); err != nil {
 			t.Fatal(err)
 		}
+		gitstore.WaitMaintenance() // one run at a time, and none left writing when the test ends
 	}
 	waitMaintenanceIdle(t, dir)
 	return dir

@@ -289,9 +289,11 @@ func (d *decoder) u64() uint64 {
 	return binary.BigEndian.Uint64(b)
 }
 
-// encode serializes the cache.
+// encode serializes the cache, into a buffer sized once: grown by appends, a large worktree's
+// cache (a hundred bytes a file) cost several times its size, and with garbage collection
+// off every byte allocated stays.
 func (c *statCache) encode() []byte {
-	buf := make([]byte, 0, 64+len(c.dirs)*96)
+	buf := make([]byte, 0, c.encodedSize())
 	buf = append(buf, cacheMagic...)
 	buf = append(buf, c.root[:]...)
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(c.dirs)))
@@ -320,6 +322,27 @@ func (c *statCache) encode() []byte {
 		buf = appendListing(buf, cd)
 	}
 	return binary.BigEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli()))
+}
+
+// encodedSize is the length of encode's result.
+func (c *statCache) encodedSize() int {
+	n := len(cacheMagic) + len(c.root) + 4
+	for path, cd := range c.dirs {
+		n += 4 + len(path) + len(cd.tree) + 4
+		if cd.raw != "" {
+			n += 4 + len(cd.raw)
+		} else {
+			n += 8
+			for _, f := range cd.files {
+				n += 4 + len(f.name) + 4 + len(f.hash) + 6*8
+			}
+		}
+		n += 4 + len(cd.listing)
+		if cd.listing != "" {
+			n += 7 * 8
+		}
+	}
+	return n + 4 // the checksum
 }
 
 // appendListing encodes a directory's listing and, with one, its stat data.

@@ -28,7 +28,11 @@ func FuzzParseStatCache(f *testing.F) {
 		if err != nil {
 			return
 		}
-		again, err := parseStatCache(c.encode())
+		enc := c.encode()
+		if len(enc) != c.encodedSize() || cap(enc) != len(enc) {
+			t.Fatalf("encoded %d bytes in a buffer of %d; encodedSize said %d", len(enc), cap(enc), c.encodedSize())
+		}
+		again, err := parseStatCache(enc)
 		if err != nil {
 			t.Fatalf("re-encoded cache does not parse: %v", err)
 		}

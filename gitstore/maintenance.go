@@ -17,6 +17,11 @@ import (
 // every iteration and would otherwise leave a long loop's thousands of loose objects for the
 // next git command to trip over.
 //
+// One addition: git-loop also asks for git's loose-objects task (with gc) once its loose
+// objects pass that task's own threshold (maintenance.loose-objects.auto, default 100), since
+// a loop writes about nine objects per iteration; gc.auto=0, maintenance.auto=false and
+// maintenance.loose-objects.auto=0 each turn it off.
+//
 // Two differences from git, both for the agent's sake. git-loop asks git's question first
 // (below, for the default configuration), so the usual iteration starts no process at all;
 // and it never waits: git is started in its own session with no terminal and nothing of
@@ -26,19 +31,32 @@ import (
 // exits), and `git gc` holds gc.pid (a second one on the same host exits while the first
 // lives, or while the file is younger than 12 hours). git-loop adds no lock of its own.
 
-// Defaults of the settings that decide whether `git gc --auto` has work (git's gc.c).
+// Defaults of the settings that decide whether `git gc --auto` has work, and whether the
+// loose-objects task of `git maintenance run --auto` has (git's gc.c).
 const (
 	defaultGCAuto          = 6700
 	defaultGCAutoPackLimit = 50
+	defaultLooseObjectAuto = 100
 )
+
+// looseObjectTasks are the tasks git-loop asks for when its loose objects pile up: git's
+// loose-objects task packs them in small batches (each a pack of its own, deltified within
+// it), and gc, when gc.autoPackLimit says the packs are too many, repacks them into one.
+// A loop writes about nine small objects per iteration, so waiting for gc.auto's 6,700 would
+// leave a long loop's objects loose, each a file of its own, for most of its life.
+var looseObjectTasks = []string{"loose-objects", "gc"}
 
 // MaintenanceDecision says whether AutoMaintenance started git, and why (or why not).
 type MaintenanceDecision struct {
 	// Started is set when a `git maintenance run --auto` process was started.
 	Started bool
 	// Reason is a short explanation: "maintenance.auto=false", "gc.auto=0", "no work",
-	// "too many loose objects", "too many packs", "maintenance configured".
+	// "too many loose objects", "too many packs", "loose objects to pack", "maintenance
+	// configured".
 	Reason string
+	// Tasks are the maintenance tasks asked for (--task), each still run only when its own
+	// condition holds (--auto); none means git's default.
+	Tasks []string
 }
 
 // AutoMaintenance does what git does after a command that wrote objects: it starts `git
@@ -50,7 +68,7 @@ func (r *Repo) AutoMaintenance() MaintenanceDecision {
 	if !d.Started {
 		return d
 	}
-	if err := r.startMaintenance(); err != nil {
+	if err := r.startMaintenance(d.Tasks); err != nil {
 		return MaintenanceDecision{Reason: "could not start git: " + err.Error()}
 	}
 	return d
@@ -65,7 +83,7 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 		return MaintenanceDecision{Reason: "maintenance.auto=false"}
 	}
 	for _, k := range r.Config.Keys() {
-		if k.Section == "maintenance" && !(k.Subsection == "" && passiveMaintenanceKeys[k.Key]) {
+		if k.Section == "maintenance" && !(k.Subsection == "" && passiveMaintenanceKeys[k.Key]) && !(k.Subsection == "loose-objects" && k.Key == "auto") {
 			return MaintenanceDecision{Started: true, Reason: "maintenance configured"}
 		}
 	}
@@ -79,6 +97,17 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 	}
 	if looseOverThreshold(objects, (gcAuto+255)/256) {
 		return MaintenanceDecision{Started: true, Reason: "too many loose objects"}
+	}
+	// The loose-objects task's own threshold (maintenance.loose-objects.auto, 0: never),
+	// estimated from objects/17 as gc estimates its own; git counts exactly before it packs.
+	if t := r.Config.Get("maintenance", "loose-objects", "auto"); t != "0" {
+		limit := int64(defaultLooseObjectAuto)
+		if n, err := ParseInt(t); err == nil && t != "" {
+			limit = n
+		}
+		if limit < 0 || looseOverThreshold(objects, (limit+255)/256) {
+			return MaintenanceDecision{Started: true, Reason: "loose objects to pack", Tasks: looseObjectTasks}
+		}
 	}
 	return MaintenanceDecision{Reason: "no work"}
 }
@@ -153,11 +182,15 @@ func readDirNames(dir string) ([]string, error) {
 	return f.Readdirnames(-1)
 }
 
-// startMaintenance starts `git maintenance run --auto --quiet` in r, detached: in a session
+// startMaintenance starts `git maintenance run --auto --quiet` (for tasks, when given) in r, detached: in a session
 // of its own, with stdin, stdout and stderr on /dev/null, and not waited for by the caller
 // (a goroutine reaps it if this process outlives it).
-func (r *Repo) startMaintenance() error {
-	cmd := exec.Command("git", "--git-dir="+r.GitDir, "maintenance", "run", "--auto", "--quiet")
+func (r *Repo) startMaintenance(tasks []string) error {
+	args := []string{"--git-dir=" + r.GitDir, "maintenance", "run", "--auto", "--quiet"}
+	for _, t := range tasks {
+		args = append(args, "--task="+t)
+	}
+	cmd := exec.Command("git", args...)
 	cmd.Dir = r.CommonDir
 	cmd.Env = CleanGitEnv()
 	detach(cmd)

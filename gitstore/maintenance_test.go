@@ -103,13 +103,15 @@ func TestAutoMaintenanceDecisions(t *testing.T) {
 		started bool
 		reason  string
 	}{
-		{[][2]string{{"gc.auto", "6700"}}, false, "no work"}, // git's default: 3 objects in objects/17 are not enough
+		{[][2]string{{"gc.auto", "6700"}}, true, "loose objects to pack"}, // not enough for gc; enough for the loose-objects task (100)
+		{[][2]string{{"gc.auto", "6700"}, {"maintenance.loose-objects.auto", "0"}}, false, "no work"},
+		{[][2]string{{"gc.auto", "6700"}, {"maintenance.loose-objects.auto", "1000"}}, false, "no work"},
 		{[][2]string{{"gc.auto", "1"}}, true, "too many loose objects"},
 		{[][2]string{{"gc.auto", "1"}, {"maintenance.auto", "false"}}, false, "maintenance.auto=false"},
 		{[][2]string{{"gc.auto", "0"}}, false, "gc.auto=0"},
 		{[][2]string{{"gc.auto", "0"}, {"maintenance.repo", dir}}, false, "gc.auto=0"},
 		{[][2]string{{"gc.auto", "0"}, {"maintenance.strategy", "incremental"}}, true, "maintenance configured"},
-		{[][2]string{{"gc.auto", "6700"}, {"gc.autoPackLimit", "0"}}, false, "no work"},
+		{[][2]string{{"gc.auto", "6700"}, {"gc.autoPackLimit", "0"}, {"maintenance.loose-objects.auto", "0"}}, false, "no work"},
 	} {
 		t.Run(fmt.Sprint(tc.config), func(t *testing.T) {
 			for _, kv := range tc.config {

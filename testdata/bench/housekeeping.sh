@@ -12,6 +12,7 @@ n=${ITERATIONS:-1000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then trap - EXIT; echo "keeping $work"; fi
 (cd "$root" && go build -tags urfave_cli_no_docs -o "$work/bin/git-loop" .)
 export PATH=$work/bin:$PATH HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig
 mkdir -p "$HOME"

@@ -129,13 +129,7 @@ func removeStale(dir, prefix string, age time.Duration) int {
 // writeFileRename is WriteFileAtomic with the temporary file's name prefix and the file's
 // final permissions (loose objects use tmpObjectPrefix, and are read-only as git leaves them).
 func writeFileRename(path string, data []byte, prefix string, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, prefix)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(dir, 0o777); err == nil {
-			tmp, err = os.CreateTemp(dir, prefix)
-		}
-	}
+	tmp, err := createTempIn(filepath.Dir(path), prefix)
 	if err != nil {
 		return err
 	}
@@ -160,6 +154,21 @@ func writeFileRename(path string, data []byte, prefix string, perm os.FileMode) 
 		os.Remove(name)
 	}
 	return werr
+}
+
+// createTempIn creates a temporary file in dir, making dir when it is missing. An object
+// directory can vanish under a writer: git's prune-packed (run by gc and the loose-objects
+// maintenance task git-loop starts) removes each one it leaves empty, possibly just after it
+// was made. git makes the directory and tries once more; a few more tries make losing every
+// one of them to a concurrent prune as unlikely as it needs to be.
+func createTempIn(dir, prefix string) (*os.File, error) {
+	tmp, err := os.CreateTemp(dir, prefix)
+	for try := 0; try < 8 && errors.Is(err, fs.ErrNotExist); try++ {
+		if err = os.MkdirAll(dir, 0o777); err == nil {
+			tmp, err = os.CreateTemp(dir, prefix)
+		}
+	}
+	return tmp, err
 }
 
 // ErrSizeChanged means a file's size changed while it was being stored.
@@ -204,10 +213,7 @@ func (r *Repo) writeLooseFile(h Hash, path string, size int64) error {
 	}
 	defer src.Close()
 	final := r.loosePath(h)
-	if err := os.MkdirAll(filepath.Dir(final), 0o777); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(final), tmpObjectPrefix)
+	tmp, err := createTempIn(filepath.Dir(final), tmpObjectPrefix)
 	if err != nil {
 		return err
 	}

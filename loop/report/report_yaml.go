@@ -19,24 +19,114 @@ const maxYAMLDepth = 64
 // jsonToYAML converts a JSON document to YAML, keeping the order of object keys (so the
 // report reads in its fields' order) and every value's type: a string that looks like a
 // number or a boolean stays a string.
+//
+// A top-level object is converted one key at a time, and an array value one element at a
+// time, each encoded on its own: a block mapping's pairs and a block sequence's items are
+// independent in YAML, so the text is the same as encoding the whole tree (the tests hold it
+// to that), while only one element's nodes are alive at once. The report of a 10,000-
+// iteration loop made a tree of hundreds of megabytes.
 func jsonToYAML(data []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	node, err := yamlNode(dec, 0)
-	if err != nil {
+	var b bytes.Buffer
+	if err := convertTop(dec, &b); err != nil {
 		return nil, fmt.Errorf("convert JSON to YAML: %w", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, errors.New("convert JSON to YAML: more than one value")
 	}
+	return b.Bytes(), nil
+}
+
+// convertTop writes the document's one value: an object pair by pair, anything else whole.
+func convertTop(dec *json.Decoder, b *bytes.Buffer) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != json.Delim('{') || !dec.More() {
+		node, err := yamlValue(dec, tok, 0)
+		if err != nil {
+			return err
+		}
+		return encodeYAML(b, node, "")
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		keyNode := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprint(key)}
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if header, ok := sequenceHeader(keyNode); ok && tok == json.Delim('[') && dec.More() {
+			// "key:" then each item as the one item of a sequence, indented under the key
+			b.WriteString(header)
+			for dec.More() {
+				item, err := yamlNode(dec, 2)
+				if err != nil {
+					return err
+				}
+				if err := encodeYAML(b, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}}, "  "); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil { // the closing ]
+				return err
+			}
+			continue
+		}
+		value, err := yamlValue(dec, tok, 1)
+		if err != nil {
+			return err
+		}
+		if err := encodeYAML(b, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{keyNode, value}}, ""); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token() // the closing }
+	return err
+}
+
+// sequenceHeader is the line "key:" that opens a block sequence under key, when the key is
+// plain enough to be written on one line before its value (a long or odd key is written as
+// an explicit "? key", and its value is then converted whole).
+func sequenceHeader(key *yaml.Node) (string, bool) {
 	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
+	if encodeYAML(&b, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key, {Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}}}, "") != nil {
+		return "", false
+	}
+	line, ok := strings.CutSuffix(b.String(), ": null\n")
+	if !ok || strings.Contains(line, "\n") || strings.HasPrefix(line, "? ") {
+		return "", false
+	}
+	return line + ":\n", true
+}
+
+// encodeYAML appends node as a YAML document, each non-empty line prefixed with indent.
+func encodeYAML(b *bytes.Buffer, node *yaml.Node, indent string) error {
+	var doc bytes.Buffer
+	enc := yaml.NewEncoder(&doc)
 	enc.SetIndent(2)
 	if err := enc.Encode(node); err != nil {
-		return nil, fmt.Errorf("convert JSON to YAML: %w", err)
+		return err
 	}
-	enc.Close()
-	return b.Bytes(), nil
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	if indent == "" {
+		b.Write(doc.Bytes())
+		return nil
+	}
+	for _, line := range bytes.SplitAfter(doc.Bytes(), []byte("\n")) {
+		if len(line) > 0 && line[0] != '\n' {
+			b.WriteString(indent)
+		}
+		b.Write(line)
+	}
+	return nil
 }
 
 // yamlNode reads the next JSON value from dec as a YAML node.
@@ -47,6 +137,14 @@ func yamlNode(dec *json.Decoder, depth int) (*yaml.Node, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
+	}
+	return yamlValue(dec, tok, depth)
+}
+
+// yamlValue is the YAML node of the JSON value that starts with tok.
+func yamlValue(dec *json.Decoder, tok json.Token, depth int) (*yaml.Node, error) {
+	if depth > maxYAMLDepth {
+		return nil, fmt.Errorf("nested deeper than %d", maxYAMLDepth)
 	}
 	scalar := func(tag, value string) (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}, nil

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -48,6 +49,9 @@ func FuzzReportJSONToYAML(f *testing.F) {
 			}
 			t.Fatalf("jsonToYAML(%q): %v", in, err)
 		}
+		if tree, err := jsonToYAMLTree([]byte(in)); err != nil || !bytes.Equal(out, tree) {
+			t.Fatalf("jsonToYAML(%q) streamed\n%s\nbut the whole tree encodes as\n%s(%v)", in, out, tree, err)
+		}
 		var got any
 		if err := yaml.Unmarshal(out, &got); err != nil {
 			t.Fatalf("jsonToYAML(%q) = %q, which is not YAML: %v", in, out, err)
@@ -62,4 +66,51 @@ func FuzzReportJSONToYAML(f *testing.F) {
 			t.Fatalf("jsonToYAML(%q) = %q, which reads back as %s", in, out, data)
 		}
 	})
+}
+
+// jsonToYAMLTree is the conversion jsonToYAML streams: the whole document as one YAML tree,
+// encoded at once. The streamed text must be the same.
+func jsonToYAMLTree(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	node, err := yamlNode(dec, 0)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(node); err != nil {
+		return nil, err
+	}
+	enc.Close()
+	return b.Bytes(), nil
+}
+
+// TestReportYAMLStreamsAsTheTree: a real report, with long multi-line messages and many
+// iterations, streams to the very text of the whole tree.
+func TestReportYAMLStreamsAsTheTree(t *testing.T) {
+	s, _ := reportLoop(t)
+	h, err := s.OpenHistory("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := FromHistory(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Timeline = append(r.Timeline, r.Timeline...)
+	r.Timeline[0].Message = "line one\n\n  indented: yes\n- not a list\n"
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := jsonToYAML(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := jsonToYAMLTree(data)
+	if err != nil || !bytes.Equal(streamed, tree) {
+		t.Fatalf("streamed:\n%s\nwhole tree (%v):\n%s", streamed, err, tree)
+	}
 }

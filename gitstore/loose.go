@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"bufio"
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
@@ -100,6 +101,25 @@ func WriteFileAtomic(path string, data []byte) error {
 	return nil
 }
 
+// WriteFileAtomicStream is WriteFileAtomic for content written by write, through a buffer
+// of its own, so that a large file (the snapshot cache of a big worktree) is never whole in
+// memory.
+func WriteFileAtomicStream(path string, write func(io.Writer) error) error {
+	prefix := "." + filepath.Base(path) + ".tmp-"
+	buffered := func(f io.Writer) error {
+		bw := bufio.NewWriterSize(f, 64<<10)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	if err := writeFileRenameStream(path, buffered, prefix, 0o644); err != nil {
+		return err
+	}
+	removeStale(filepath.Dir(path), prefix, StaleTempAge)
+	return nil
+}
+
 // StaleTempAge is how old a temporary file of git-loop's own caches and pointers must be to
 // count as left by a killed process: one being written now is a moment old. Removing one a
 // live but long-stopped process still writes is safe: its rename then fails, and only that
@@ -129,12 +149,21 @@ func removeStale(dir, prefix string, age time.Duration) int {
 // writeFileRename is WriteFileAtomic with the temporary file's name prefix and the file's
 // final permissions (loose objects use tmpObjectPrefix, and are read-only as git leaves them).
 func writeFileRename(path string, data []byte, prefix string, perm os.FileMode) error {
+	return writeFileRenameStream(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, prefix, perm)
+}
+
+// writeFileRenameStream is writeFileRename for content written by write, straight to the
+// file (a caller writing small pieces buffers them itself).
+func writeFileRenameStream(path string, write func(io.Writer) error, prefix string, perm os.FileMode) error {
 	tmp, err := createTempIn(filepath.Dir(path), prefix)
 	if err != nil {
 		return err
 	}
 	name := tmp.Name()
-	_, werr := tmp.Write(data)
+	werr := write(tmp)
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr

@@ -1,10 +1,12 @@
 package snapshots
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"sort"
 	"sync"
@@ -289,11 +291,22 @@ func (d *decoder) u64() uint64 {
 	return binary.BigEndian.Uint64(b)
 }
 
-// encode serializes the cache, into a buffer sized once: grown by appends, a large worktree's
-// cache (a hundred bytes a file) cost several times its size, and with garbage collection
-// off every byte allocated stays.
+// encode serializes the cache into one buffer of the exact size (tests and benchmarks; the
+// cache file is written by encodeTo, piece by piece).
 func (c *statCache) encode() []byte {
-	buf := make([]byte, 0, c.encodedSize())
+	var b bytes.Buffer
+	b.Grow(c.encodedSize())
+	c.encodeTo(&b) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// encodeTo writes the serialized cache to w, one directory at a time through a small scratch
+// buffer, with the checksum computed as it goes: with garbage collection off, a large
+// worktree's cache (a hundred bytes a file) built whole in memory stayed there.
+func (c *statCache) encodeTo(w io.Writer) error {
+	crc := crc32.New(castagnoli())
+	out := io.MultiWriter(w, crc)
+	buf := make([]byte, 0, 4<<10)
 	buf = append(buf, cacheMagic...)
 	buf = append(buf, c.root[:]...)
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(c.dirs)))
@@ -302,13 +315,22 @@ func (c *statCache) encode() []byte {
 		buf = append(buf, cd.tree[:]...)
 		buf = binary.BigEndian.AppendUint32(buf, cd.entries)
 		if cd.raw != "" { // as parsed: the run is already encoded
-			buf = appendStr(buf, cd.raw)
-			buf = appendListing(buf, cd)
+			buf = binary.BigEndian.AppendUint32(buf, uint32(len(cd.raw)))
+			if _, err := out.Write(buf); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(out, cd.raw); err != nil {
+				return err
+			}
+			buf = appendListing(buf[:0], cd)
 			continue
 		}
 		files := cd.files
-		at := len(buf)
-		buf = binary.BigEndian.AppendUint32(buf, 0) // the run's length, set below
+		run := 4
+		for _, f := range files {
+			run += 4 + len(f.name) + 4 + len(f.hash) + 6*8
+		}
+		buf = binary.BigEndian.AppendUint32(buf, uint32(run)) // the run's length
 		buf = binary.BigEndian.AppendUint32(buf, uint32(len(files)))
 		for _, f := range files {
 			buf = appendStr(buf, f.name)
@@ -317,11 +339,20 @@ func (c *statCache) encode() []byte {
 			for _, v := range []int64{f.stat.size, f.stat.mtimeSec, f.stat.mtimeNsec, f.stat.ctimeSec, f.stat.ctimeNsec, int64(f.stat.ino)} {
 				buf = binary.BigEndian.AppendUint64(buf, uint64(v))
 			}
+			if len(buf) > 3<<10 {
+				if _, err := out.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
 		}
-		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 		buf = appendListing(buf, cd)
 	}
-	return binary.BigEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli()))
+	if _, err := out.Write(buf); err != nil {
+		return err
+	}
+	_, err := w.Write(binary.BigEndian.AppendUint32(nil, crc.Sum32()))
+	return err
 }
 
 // encodedSize is the length of encode's result.
@@ -363,7 +394,7 @@ func appendStr(buf []byte, s string) []byte {
 
 // save writes the cache atomically.
 func (c *statCache) save(path string) error {
-	if err := gitstore.WriteFileAtomic(path, c.encode()); err != nil {
+	if err := gitstore.WriteFileAtomicStream(path, c.encodeTo); err != nil {
 		return fmt.Errorf("save snapshot cache: %w", err)
 	}
 	return nil

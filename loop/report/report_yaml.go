@@ -49,7 +49,7 @@ func convertTop(dec *json.Decoder, b *bytes.Buffer) error {
 		if err != nil {
 			return err
 		}
-		return encodeYAML(b, node, "")
+		return encodeYAML(b, node)
 	}
 	for dec.More() {
 		key, err := dec.Token()
@@ -69,9 +69,18 @@ func convertTop(dec *json.Decoder, b *bytes.Buffer) error {
 				if err != nil {
 					return err
 				}
-				if err := encodeYAML(b, &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}}, "  "); err != nil {
+				// the pair key: [item], without its "key:" line: the item indented by yaml.v3
+				// itself (its line breaks include U+2028 and U+2029, not only newlines)
+				var pair bytes.Buffer
+				seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{item}}
+				if err := encodeYAML(&pair, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{keyNode, seq}}); err != nil {
 					return err
 				}
+				rest, ok := bytes.CutPrefix(pair.Bytes(), []byte(header))
+				if !ok {
+					return fmt.Errorf("key %q: its sequence did not start with %q", keyNode.Value, header)
+				}
+				b.Write(rest)
 			}
 			if _, err := dec.Token(); err != nil { // the closing ]
 				return err
@@ -82,7 +91,7 @@ func convertTop(dec *json.Decoder, b *bytes.Buffer) error {
 		if err != nil {
 			return err
 		}
-		if err := encodeYAML(b, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{keyNode, value}}, ""); err != nil {
+		if err := encodeYAML(b, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{keyNode, value}}); err != nil {
 			return err
 		}
 	}
@@ -95,7 +104,7 @@ func convertTop(dec *json.Decoder, b *bytes.Buffer) error {
 // an explicit "? key", and its value is then converted whole).
 func sequenceHeader(key *yaml.Node) (string, bool) {
 	var b bytes.Buffer
-	if encodeYAML(&b, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key, {Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}}}, "") != nil {
+	if encodeYAML(&b, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key, {Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}}}) != nil {
 		return "", false
 	}
 	line, ok := strings.CutSuffix(b.String(), ": null\n")
@@ -105,28 +114,14 @@ func sequenceHeader(key *yaml.Node) (string, bool) {
 	return line + ":\n", true
 }
 
-// encodeYAML appends node as a YAML document, each non-empty line prefixed with indent.
-func encodeYAML(b *bytes.Buffer, node *yaml.Node, indent string) error {
-	var doc bytes.Buffer
-	enc := yaml.NewEncoder(&doc)
+// encodeYAML appends node as a YAML document.
+func encodeYAML(b *bytes.Buffer, node *yaml.Node) error {
+	enc := yaml.NewEncoder(b)
 	enc.SetIndent(2)
 	if err := enc.Encode(node); err != nil {
 		return err
 	}
-	if err := enc.Close(); err != nil {
-		return err
-	}
-	if indent == "" {
-		b.Write(doc.Bytes())
-		return nil
-	}
-	for _, line := range bytes.SplitAfter(doc.Bytes(), []byte("\n")) {
-		if len(line) > 0 && line[0] != '\n' {
-			b.WriteString(indent)
-		}
-		b.Write(line)
-	}
-	return nil
+	return enc.Close()
 }
 
 // yamlNode reads the next JSON value from dec as a YAML node.

@@ -34,7 +34,7 @@ func TestReportJSONToYAML(t *testing.T) {
 
 // FuzzReportJSONToYAML: any JSON document converts to YAML holding the same value.
 func FuzzReportJSONToYAML(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2.5,"3",true,null]}`, `"x\ny"`, `{"":{"":""}}`, `[1e5,-0,"0x1F","~","- a",": b"]`, `"\u0000\t\u00e9"`} {
+	for _, s := range []string{`{"a":[1,2.5,"3",true,null]}`, `"x\ny"`, `{"":{"":""}}`, `[1e5,-0,"0x1F","~","- a",": b"]`, `"\u0000\t\u00e9"`, `{"steps":["abc def\u2028ghi"]}`, `{"steps":[{"message":"line1\nline2\u2028y\u2029z"}]}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {

@@ -207,7 +207,7 @@ var ErrSizeChanged = errors.New("file changed size while being read")
 // twice: once to name it, and, only if that object is missing, once more to compress it.
 func (r *Repo) WriteBlobFile(path string, size int64) (Hash, error) {
 	h, err := hashFileBlob(path, size)
-	if err != nil || r.HasObject(h) {
+	if err != nil || r.objects().freshen(h) { // an existing blob is freshened, as by WriteObject
 		return h, err
 	}
 	return h, r.writeLooseFile(h, path, size)

@@ -71,11 +71,12 @@ func writeHeader(w io.Writer, t ObjectType, size int64) {
 	w.Write(b)
 }
 
-// WriteObject stores data as a loose object unless an object of that name already exists,
-// and returns its name.
+// WriteObject stores data as a loose object unless an object of that name already exists
+// (which is then freshened, as git does, so that a concurrent prune keeps it), and returns
+// its name.
 func (r *Repo) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	h := HashObject(t, data)
-	if r.HasObject(h) {
+	if r.objects().freshen(h) {
 		return h, nil
 	}
 	return h, r.writeLoose(t, h, data)

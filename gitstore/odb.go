@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -113,6 +114,26 @@ func (db *objectDB) has(h Hash) bool {
 		}
 	}
 	return db.packedIn(h, true) != nil
+}
+
+// freshen sets to now the modification time of the file that holds h (its pack, or its
+// loose file), as git does before it skips writing an object that exists, so that a prune
+// running meanwhile (its expiry is by file time) keeps it. It reports whether h is there and
+// was freshened; an object that cannot be (a read-only alternate) is to be written again.
+func (db *objectDB) freshen(h Hash) bool {
+	now := time.Now()
+	if p := db.packedIn(h, false); p != nil {
+		return os.Chtimes(p.file.Name(), now, now) == nil
+	}
+	for _, dir := range db.dirs {
+		if os.Chtimes(loosePathIn(dir, h), now, now) == nil {
+			return true
+		}
+	}
+	if p := db.packedIn(h, true); p != nil {
+		return os.Chtimes(p.file.Name(), now, now) == nil
+	}
+	return false
 }
 
 // read returns h's type and content, looking where has does, in the same order.

@@ -87,12 +87,12 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 			return MaintenanceDecision{Started: true, Reason: "maintenance configured"}
 		}
 	}
-	gcAuto := r.configInt("gc", "auto", defaultGCAuto)
+	gcAuto := r.configInt("gc", "", "auto", defaultGCAuto)
 	if gcAuto <= 0 {
 		return MaintenanceDecision{Reason: "gc.auto=0"}
 	}
 	objects := filepath.Join(r.CommonDir, "objects")
-	if limit := r.configInt("gc", "autopacklimit", defaultGCAutoPackLimit); limit > 0 && countPacks(objects) > limit {
+	if limit := r.configInt("gc", "", "autopacklimit", defaultGCAutoPackLimit); limit > 0 && countPacks(objects) > limit {
 		return MaintenanceDecision{Started: true, Reason: "too many packs"}
 	}
 	if looseOverThreshold(objects, (gcAuto+255)/256) {
@@ -100,11 +100,7 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 	}
 	// The loose-objects task's own threshold (maintenance.loose-objects.auto, 0: never),
 	// estimated from objects/17 as gc estimates its own; git counts exactly before it packs.
-	if t := r.Config.Get("maintenance", "loose-objects", "auto"); t != "0" {
-		limit := int64(defaultLooseObjectAuto)
-		if n, err := ParseInt(t); err == nil && t != "" {
-			limit = n
-		}
+	if limit := r.configInt("maintenance", "loose-objects", "auto", defaultLooseObjectAuto); limit != 0 {
 		if limit < 0 || looseOverThreshold(objects, (limit+255)/256) {
 			return MaintenanceDecision{Started: true, Reason: "loose objects to pack", Tasks: looseObjectTasks}
 		}
@@ -119,8 +115,8 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 var passiveMaintenanceKeys = map[string]bool{"auto": true, "repo": true, "autodetach": true}
 
 // configInt reads an integer setting, or def when it is unset or not a number.
-func (r *Repo) configInt(section, key string, def int64) int64 {
-	v := r.Config.Get(section, "", key)
+func (r *Repo) configInt(section, subsection, key string, def int64) int64 {
+	v := r.Config.Get(section, subsection, key)
 	if v == "" {
 		return def
 	}

@@ -105,6 +105,7 @@ func TestAutoMaintenanceDecisions(t *testing.T) {
 	}{
 		{[][2]string{{"gc.auto", "6700"}}, true, "loose objects to pack"}, // not enough for gc; enough for the loose-objects task (100)
 		{[][2]string{{"gc.auto", "6700"}, {"maintenance.loose-objects.auto", "0"}}, false, "no work"},
+		{[][2]string{{"gc.auto", "6700"}, {"maintenance.loose-objects.auto", "00"}}, false, "no work"},
 		{[][2]string{{"gc.auto", "6700"}, {"maintenance.loose-objects.auto", "1000"}}, false, "no work"},
 		{[][2]string{{"gc.auto", "1"}}, true, "too many loose objects"},
 		{[][2]string{{"gc.auto", "1"}, {"maintenance.auto", "false"}}, false, "maintenance.auto=false"},

@@ -15,7 +15,7 @@ import (
 // loop.HookTimeout of the gates the worktree's .gitloop and git config define (660 s with
 // none, or default ones), each agent in its own unit: seconds, but milliseconds for Gemini
 // CLI. A stop reads what the agent's files actually give it (the shortest, when several do)
-// and cuts its gates to finish loop.HookRecordMargin before that, so that a hung gate is
+// and cuts its gates to finish the engine's hook record margin before that, so that a hung gate is
 // recorded as a timeout rather than the agent killing the hook with nothing recorded.
 
 // hookTimeoutUnits are each agent's timeout key in a hook entry and its unit.

@@ -21,7 +21,7 @@ const (
 )
 
 // Observation is what one iteration saw: the snapshot, the gates' results and the agent's
-// last message. It is gathered by the caller; Decide does no I/O.
+// last message. It is gathered by the caller; decide does no I/O.
 type Observation struct {
 	At           time.Time
 	Tree         string       // the snapshot's tree
@@ -53,7 +53,7 @@ type BlockCap struct {
 	Acted     *bool
 }
 
-// Verdict is Decide's answer.
+// Verdict is decide's answer.
 type Verdict struct {
 	Decision string   `json:"decision"`
 	Reason   string   `json:"reason"` // one line, also recorded in the state

@@ -79,7 +79,7 @@ func (r GateResult) Passed() bool { return r.Status == GatePass }
 // Failed reports whether the result blocks completion: anything but pass or skip.
 func (r GateResult) Failed() bool { return r.Status != GatePass && r.Status != GateSkip }
 
-// RunOptions controls RunGates.
+// RunOptions controls runGates.
 type RunOptions struct {
 	// Dir is the directory gates run in (the worktree).
 	Dir string
@@ -107,7 +107,7 @@ type RunOptions struct {
 // is cancelled, gets status timeout: its whole process group (Windows: job object) is sent
 // SIGTERM and, a second later, SIGKILL. When a gate's main process exits, whatever it left
 // running in its process group is killed too, so a background child holding the output pipe
-// cannot keep RunGates waiting. Output is kept as a bounded tail.
+// cannot keep runGates waiting. Output is kept as a bounded tail.
 func runGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
 	if opts.DefaultTimeout <= 0 {
 		opts.DefaultTimeout = DefaultGateTimeout

@@ -13,7 +13,7 @@ var guard struct {
 	path string
 }
 
-// UseGateGuard makes RunGates run each gate under a guard where the platform has one (Linux):
+// UseGateGuard makes runGates run each gate under a guard where the platform has one (Linux):
 // exe names the executable that runs RunGuard when its first argument is GuardArg — git-loop
 // itself (os.Executable). Without it, or when exe fails, gates run without a guard.
 func UseGateGuard(exe func() (string, error)) {

@@ -41,7 +41,7 @@ type StopInput struct {
 	// HookTimeout is how long the agent lets its stop hook run, when it has such a limit
 	// and it is known (0: the loop's HookTimeout is assumed); HookTimeoutFrom says where it
 	// was read. Began is when the hook started (zero: when Stop does). The gates are cut to
-	// end HookRecordMargin before the agent would kill the hook, and recorded as timeouts.
+	// end hookRecordMargin before the agent would kill the hook, and recorded as timeouts.
 	// Runs of the driver have no such limit: they leave it unset and set no Began.
 	HookTimeout     time.Duration
 	HookTimeoutFrom string

@@ -18,7 +18,7 @@ const slowIterationFloor = time.Minute
 
 // pace times the iteration that ends at at, recording in next when it ended and how long it
 // took, and returns why the session looks long: this iteration took at least twice the
-// previous one, or the session has run for more than LongSession. "" when neither. An
+// previous one, or the session has run for more than longSession. "" when neither. An
 // iteration runs from the previous judged stop (or the start, or a resume); the session
 // from the start or the last `git loop resume --fresh`.
 func pace(st, next *State, at time.Time) string {

@@ -112,7 +112,7 @@ func promiseTags(s string) [][2]int {
 // checkPromise refuses a promise phrase that no agent message could match: one holding the
 // tags it is written between, a line break (Markdown would split it), a control character
 // an agent cannot write, or bytes that are not UTF-8 (messages are). Every phrase it
-// accepts is matched literally, whitespace normalised, as ParseSignals reads it.
+// accepts is matched literally, whitespace normalised, as parseSignals reads it.
 func checkPromise(p string) error {
 	switch {
 	case !utf8.ValidString(p):

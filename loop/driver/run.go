@@ -256,7 +256,7 @@ func (d *driver) ended(st *loop.State, reason string) (*DriveResult, error) {
 	return res, ErrRunPaused
 }
 
-// agentCommand builds the agent's command: the prompt replaces PromptPlaceholder in its
+// agentCommand builds the agent's command: the prompt replaces promptPlaceholder in its
 // arguments, or goes to its standard input when no argument has it.
 func agentCommand(argv []string, prompt string) (cmd *exec.Cmd, promptOnStdin bool) {
 	args := make([]string, len(argv))

@@ -35,7 +35,7 @@ type LogEntry struct {
 // GateStatus is one cell of the gate matrix.
 type GateStatus struct {
 	Name   string `json:"name"`
-	Status string `json:"status"` // a GateResult status, or GateNotRun
+	Status string `json:"status"` // a GateResult status, or gateNotRun
 }
 
 // gateNotRun is a gate's status in an iteration that did not run it ("." in the matrix).

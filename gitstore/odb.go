@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -40,6 +41,8 @@ type pack struct {
 	idx  *idxfile.MemoryIndex
 	file *os.File
 	data *packfile.Packfile
+	// freshened: its time was set to now by this process already (see freshen)
+	freshened atomic.Bool
 }
 
 // newObjectDB returns the object database rooted at objects, following alternates.
@@ -121,19 +124,33 @@ func (db *objectDB) has(h Hash) bool {
 // running meanwhile (its expiry is by file time) keeps it. It reports whether h is there and
 // was freshened; an object that cannot be (a read-only alternate) is to be written again.
 func (db *objectDB) freshen(h Hash) bool {
-	now := time.Now()
 	if p := db.packedIn(h, false); p != nil {
-		return os.Chtimes(p.file.Name(), now, now) == nil
+		return p.freshen()
 	}
+	now := time.Now()
 	for _, dir := range db.dirs {
 		if os.Chtimes(loosePathIn(dir, h), now, now) == nil {
 			return true
 		}
 	}
 	if p := db.packedIn(h, true); p != nil {
-		return os.Chtimes(p.file.Name(), now, now) == nil
+		return p.freshen()
 	}
 	return false
+}
+
+// freshen sets the pack's time to now, once per process as git does: a snapshot that finds
+// thousands of its blobs in one pack touches the pack once.
+func (p *pack) freshen() bool {
+	if p.freshened.Load() {
+		return true
+	}
+	now := time.Now()
+	if os.Chtimes(p.file.Name(), now, now) != nil {
+		return false
+	}
+	p.freshened.Store(true)
+	return true
 }
 
 // read returns h's type and content, looking where has does, in the same order.

@@ -146,15 +146,7 @@ func chromium(t *testing.T) string {
 // and the timeline's lines. No script element either way.
 func TestReportHTMLRendersInChromium(t *testing.T) {
 	browser := chromium(t)
-	s, _ := reportLoop(t)
-	h, err := s.OpenHistory("g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	recorded, err := FromHistory(h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recorded, _ := reportOfLoop(t)
 	dom := renderDOM(t, browser, recorded)
 	for _, want := range []string{`<svg id="matrix"`, `<svg id="timeline"`, `<footer id="verdict"`, `<rect class="g-fail"`, `<rect class="g-pass"`,
 		`class="bar-gates"`, "Verdict: ", "done &lt;script&gt;alert(1)&lt;/script&gt;", `<tr id="iteration-2">`, "fixed.txt"} {

@@ -161,9 +161,9 @@ func reportLoop(t *testing.T) (*loop.Store, string) {
 	return s, dir
 }
 
-// TestReportFromHistory: the report of a real loop carries every iteration, the gate's runs,
-// the defect found and fixed, and each iteration's diffstat as git counts it.
-func TestReportFromHistory(t *testing.T) {
+// reportOfLoop is the report, from its history, of reportLoop's loop, and its repository.
+func reportOfLoop(t *testing.T) (Report, string) {
+	t.Helper()
 	s, dir := reportLoop(t)
 	h, err := s.OpenHistory("g")
 	if err != nil {
@@ -173,6 +173,13 @@ func TestReportFromHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r, dir
+}
+
+// TestReportFromHistory: the report of a real loop carries every iteration, the gate's runs,
+// the defect found and fixed, and each iteration's diffstat as git counts it.
+func TestReportFromHistory(t *testing.T) {
+	r, dir := reportOfLoop(t)
 	if r.Release != Ship || len(r.Timeline) != 3 || len(r.Layers) != 1 || len(r.Layers[0].Runs) != 2 {
 		t.Fatalf("report: %s, %d steps, layers %+v", r.Release, len(r.Timeline), r.Layers)
 	}
@@ -199,15 +206,7 @@ func TestReportFromHistory(t *testing.T) {
 
 // TestReportJSONIsYAML: the JSON and YAML reports are the same record.
 func TestReportJSONIsYAML(t *testing.T) {
-	s, _ := reportLoop(t)
-	h, err := s.OpenHistory("g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := FromHistory(h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := reportOfLoop(t)
 	js, err := r.Render(formatJSON)
 	if err != nil {
 		t.Fatal(err)
@@ -295,15 +294,7 @@ func TestReportMarkdownLongLoop(t *testing.T) {
 // TestReportMarkdownSections: the summary box, gate matrix, defects and verdict footer of
 // a completed loop.
 func TestReportMarkdownSections(t *testing.T) {
-	s, _ := reportLoop(t)
-	h, err := s.OpenHistory("g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := FromHistory(h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := reportOfLoop(t)
 	md := r.Markdown()
 	for _, want := range []string{
 		"# Loop g: SHIP\n", "| verdict | **SHIP** |", "| gates passing | 1 of 1 |", "| defects | 1 found, 1 fixed |",

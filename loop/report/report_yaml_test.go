@@ -90,15 +90,7 @@ func jsonToYAMLTree(data []byte) ([]byte, error) {
 // TestReportYAMLStreamsAsTheTree: a real report, with long multi-line messages and many
 // iterations, streams to the very text of the whole tree.
 func TestReportYAMLStreamsAsTheTree(t *testing.T) {
-	s, _ := reportLoop(t)
-	h, err := s.OpenHistory("g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := FromHistory(h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := reportOfLoop(t)
 	r.Timeline = append(r.Timeline, r.Timeline...)
 	r.Timeline[0].Message = "line one\n\n  indented: yes\n- not a list\n"
 	data, err := json.Marshal(r)

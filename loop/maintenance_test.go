@@ -3,11 +3,9 @@ package loop
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -24,18 +22,9 @@ func contentIn17(i int) []byte {
 	}
 }
 
-func maintGit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
 func countObjects(t *testing.T, dir, field string) string {
 	t.Helper()
-	for _, line := range strings.Split(maintGit(t, dir, "count-objects", "-v"), "\n") {
+	for _, line := range strings.Split(gitOut(t, dir, "count-objects", "-v"), "\n") {
 		if v, ok := strings.CutPrefix(line, field+": "); ok {
 			return v
 		}
@@ -44,29 +33,13 @@ func countObjects(t *testing.T, dir, field string) string {
 	return ""
 }
 
-// waitMaintenanceIdle waits until no git maintenance or gc holds its lock in dir; the
-// deadline only keeps a broken run from hanging.
-func waitMaintenanceIdle(t *testing.T, dir string) {
-	t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		_, errM := os.Stat(filepath.Join(dir, ".git", "objects", "maintenance.lock"))
-		_, errG := os.Stat(filepath.Join(dir, ".git", "gc.pid"))
-		if errM != nil && errG != nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("gave up waiting for git's maintenance to end")
-		}
-	}
-}
-
 // checkpoints starts a loop in a new repository with the given gc.auto and records n
 // iterations, each with a new blob named 17…; it returns the repository.
 func checkpoints(t *testing.T, gcAuto string, n int) string {
 	t.Helper()
 	dir := newTestRepo(t)
-	maintGit(t, dir, "config", "gc.auto", gcAuto)
-	maintGit(t, dir, "config", "gc.autoDetach", "false") // maintenance.lock then covers gc's whole run
+	gitOut(t, dir, "config", "gc.auto", gcAuto)
+	gitOut(t, dir, "config", "gc.autoDetach", "false") // maintenance.lock then covers gc's whole run
 	s := openStoreAt(t, dir)
 	if _, err := s.Start(StartOptions{Name: "g", Flags: Settings{Prompt: "p", Promises: []string{"DONE"}, Unlimited: true}}); err != nil {
 		t.Fatal(err)
@@ -78,9 +51,8 @@ func checkpoints(t *testing.T, gcAuto string, n int) string {
 		if _, _, err := s.Checkpoint("g"); err != nil {
 			t.Fatal(err)
 		}
-		gitstore.WaitMaintenance() // one run at a time, and none left writing when the test ends
+		gitstore.WaitMaintenance() // one run at a time, and none left writing when the test ends (gc runs inside it: autoDetach is off)
 	}
-	waitMaintenanceIdle(t, dir)
 	return dir
 }
 
@@ -89,10 +61,10 @@ func checkpoints(t *testing.T, gcAuto string, n int) string {
 func TestIterationsRunAutoGC(t *testing.T) {
 	dir := checkpoints(t, "1", 6) // gc --auto's estimate: more than one object in objects/17
 	if countObjects(t, dir, "in-pack") == "0" {
-		t.Fatalf("no object was packed:\n%s", maintGit(t, dir, "count-objects", "-v"))
+		t.Fatalf("no object was packed:\n%s", gitOut(t, dir, "count-objects", "-v"))
 	}
-	maintGit(t, dir, "fsck", "--no-dangling")
-	if got := strings.TrimSpace(maintGit(t, dir, "rev-list", "--count", "--first-parent", "refs/loop/g")); got != "8" {
+	gitOut(t, dir, "fsck", "--no-dangling")
+	if got := gitOut(t, dir, "rev-list", "--count", "--first-parent", "refs/loop/g"); got != "8" {
 		t.Errorf("refs/loop/g has %s state commits, want 8 (the start's two and 6 checkpoints)", got)
 	}
 }
@@ -101,6 +73,6 @@ func TestIterationsRunAutoGC(t *testing.T) {
 func TestIterationsGCAutoZero(t *testing.T) {
 	dir := checkpoints(t, "0", 6)
 	if got := countObjects(t, dir, "in-pack"); got != "0" {
-		t.Fatalf("objects were packed with gc.auto=0:\n%s", maintGit(t, dir, "count-objects", "-v"))
+		t.Fatalf("objects were packed with gc.auto=0:\n%s", gitOut(t, dir, "count-objects", "-v"))
 	}
 }

@@ -19,7 +19,7 @@ mkdir -p "$HOME"
 printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[gc]\n\tauto = 0\n[loop]\n\tshape = tool\n' >"$GIT_CONFIG_GLOBAL"
 
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. "$root/testdata/bench/lib.sh"
 # time_us CMD... : wall time of one run in microseconds, read straight from EPOCHREALTIME:
 # a $(...) around the clock would fork and add half a millisecond to both sides
 time_us() { local t0=${EPOCHREALTIME/./} t1; "$@" >/dev/null; t1=${EPOCHREALTIME/./}; echo $((t1 - t0)); }
@@ -32,15 +32,7 @@ echo "== preparing the Go source tree ($goroot/src)"
 repo=$work/go
 cp -r "$goroot/src" "$repo"
 cd "$repo"
-git init -q
-find . -path ./.git -prune -o -type f -print | awk 'NR % 5 != 0' | git add --pathspec-from-file=-
-git commit -qm base
-git gc -q
-# changed, deleted and untracked files besides the untracked fifth of the tree
-git ls-files | awk 'NR % 97 == 0' | while read -r f; do echo "// changed" >>"$f"; done
-git ls-files | awk 'NR % 101 == 0' | xargs rm -f
-files=$(git ls-files | wc -l); all=$(find . -path ./.git -prune -o -type f -print | wc -l)
-echo "   $all files in the worktree, $files tracked, $(du -sh --exclude=.git . | cut -f1)"
+perturbed_repo
 
 scratch=$work/scratch-index
 cp .git/index "$scratch"

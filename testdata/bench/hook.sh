@@ -21,7 +21,7 @@ export HOME=$work/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitco
 mkdir -p "$HOME"
 printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n[loop]\n\tshape = tool\n' >"$GIT_CONFIG_GLOBAL"
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. "$root/testdata/bench/lib.sh"
 # time_us CMD... : wall time in microseconds (no $(...) around the clock: it would fork)
 time_us() { local t0=${EPOCHREALTIME/./} t1; "$@" >/dev/null 2>&1 || true; t1=${EPOCHREALTIME/./}; echo $((t1 - t0)); }
 ms() { awk -v u="$1" 'BEGIN { printf "%.2f ms", u/1000 }'; }

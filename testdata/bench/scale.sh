@@ -37,7 +37,7 @@ if ! "$gnutime" -f %M true >/dev/null 2>&1; then
 	gnutime=
 fi
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. "$root/testdata/bench/lib.sh"
 # time_us CMD... : wall time of one run in microseconds, read straight from EPOCHREALTIME
 time_us() { local t0=${EPOCHREALTIME/./} t1; "$@" >/dev/null; t1=${EPOCHREALTIME/./}; echo $((t1 - t0)); }
 # rss_kb CMD... : peak resident set of CMD's largest process, in kB, median of 3; its stdin
@@ -59,14 +59,7 @@ repo=$work/repo
 mkdir -p "$repo"
 for i in $(seq "$copies"); do cp -r "$goroot/src" "$repo/c$i"; done
 cd "$repo"
-git init -q
-find . -path ./.git -prune -o -type f -print | awk 'NR % 5 != 0' | git add --pathspec-from-file=-
-git commit -qm base
-git gc -q
-git ls-files | awk 'NR % 97 == 0' | while read -r f; do echo "// changed" >>"$f"; done
-git ls-files | awk 'NR % 101 == 0' | xargs rm -f
-files=$(git ls-files | wc -l); all=$(find . -path ./.git -prune -o -type f -print | wc -l)
-echo "   $all files in the worktree, $files tracked, $(du -sh --exclude=.git . | cut -f1)"
+perturbed_repo
 
 scratch=$work/scratch-index
 cp .git/index "$scratch"

@@ -19,8 +19,9 @@ import (
 // iteration 10,000 (issue 13: within 1.1x). Each loop is made by judging that many stops,
 // each with a changed file and a new message, in a one-file repository with git's default
 // gc.auto, so git-loop's own housekeeping has packed the long loop's objects as it would a
-// user's. Making the long loop takes minutes: $GITLOOP_LONGLOOP_DIR keeps the repositories
-// between runs (and lets testdata/bench/longloop.sh time `git loop report` on them).
+// user's. Making the long loop takes minutes, so it runs only with $GITLOOP_LONGLOOP_DIR,
+// which keeps the repositories between runs (BenchmarkLongLoopReport, in loop/report, times
+// the report of the long one there).
 // Add -benchmem for the memory per stop.
 func BenchmarkLongLoopStop(b *testing.B) {
 	if _, err := exec.LookPath("git"); err != nil {

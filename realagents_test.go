@@ -115,12 +115,7 @@ func TestRealAgentFalseClaimThenFix(t *testing.T) {
 		})
 		e.InstallHooks()
 		startLoop(e)
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
-		e.SavePayloads(payloadDir, "false-claim")
+		runTask(t, e, inst, "false-claim")
 
 		stops := e.StopHooks()
 		if len(stops) != 2 {
@@ -175,12 +170,7 @@ func TestRealAgentEmptyAnswerAfterBlock(t *testing.T) {
 		})
 		e.InstallHooks()
 		startLoop(e)
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
-		e.SavePayloads(payloadDir, "empty-answer")
+		runTask(t, e, inst, "empty-answer")
 
 		stops := e.StopHooks()
 		if len(stops) < 2 || stops[0].Reason() == "" {
@@ -214,12 +204,7 @@ func TestRealAgentBlockCap(t *testing.T) {
 			e.Git("config", key, "50")
 		}
 		startLoop(e)
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
-		e.SavePayloads(payloadDir, "block-cap")
+		runTask(t, e, inst, "block-cap")
 
 		stops := e.StopHooks()
 		blocked := 0
@@ -410,12 +395,7 @@ func TestRealAgentPromiseOnly(t *testing.T) {
 		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "Done. <promise>DONE</promise>"}})
 		e.InstallHooks()
 		e.Loop("start", "fix", "--shape", "tool", "--promise", "DONE", "-p", task)
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
-		e.SavePayloads(payloadDir, "promise-only")
+		runTask(t, e, inst, "promise-only")
 		stops := e.StopHooks()
 		st := e.Status("fix")
 		if len(stops) != 1 || stops[0].Reason() != "" {
@@ -439,11 +419,7 @@ func TestRealAgentPromiseInCode(t *testing.T) {
 		})
 		e.InstallHooks()
 		startLoop(e)
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
+		runTask(t, e, inst, "")
 		stops := e.StopHooks()
 		st := e.Status("fix")
 		if len(stops) != 2 {
@@ -522,11 +498,7 @@ func TestRealAgentLimit(t *testing.T) {
 		e := realagents.New(t, inst, gitLoop, mockmodel.Script{{Text: "All fixed. <promise>DONE</promise>"}, {Text: "Really fixed. <promise>DONE</promise>"}})
 		e.InstallHooks()
 		startLoop(e, "--max-iterations", "2")
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
+		runTask(t, e, inst, "")
 		stops := e.StopHooks()
 		if len(stops) != 2 || stops[0].Reason() == "" || stops[1].Reason() != "" {
 			t.Errorf("want the first stop sent back and the second let through; the hook ran %d times", len(stops))
@@ -549,12 +521,7 @@ func TestRealAgentTokenBudget(t *testing.T) {
 		e.InstallHooks()
 		e.Git("config", "loop.tokenBudget", "1000")
 		startLoop(e)
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
-		e.SavePayloads(payloadDir, "token-budget")
+		runTask(t, e, inst, "token-budget")
 		stops := e.StopHooks()
 		if len(stops) != 1 || stops[0].Reason() != "" {
 			t.Errorf("want one stop, let through; the hook ran %d times", len(stops))
@@ -570,6 +537,20 @@ func TestRealAgentTokenBudget(t *testing.T) {
 		}
 		e.Fsck()
 	})
+}
+
+// runTask runs the agent once on the task, failing the test if it exits non-zero, and keeps
+// the hook payloads it sent as the fixture of that name ("": none).
+func runTask(t *testing.T, e *realagents.Env, inst realagents.Installed, fixture string) {
+	t.Helper()
+	r := e.RunAgent(agentTimeout, task)
+	t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
+	if r.Code != 0 {
+		t.Errorf("%s exited %d", inst.Name, r.Code)
+	}
+	if fixture != "" {
+		e.SavePayloads(payloadDir, fixture)
+	}
 }
 
 // mockUsage is the tokens the mock reported: for the first main request, and for all
@@ -594,12 +575,7 @@ func TestRealAgentMustNot(t *testing.T) {
 		e.InstallHooks()
 		e.Git("config", "loop.mustNot", "forbidden-step")
 		startLoop(e)
-		r := e.RunAgent(agentTimeout, task)
-		t.Logf("%s ran in %v", inst.Name, r.Took.Round(time.Millisecond))
-		if r.Code != 0 {
-			t.Errorf("%s exited %d", inst.Name, r.Code)
-		}
-		e.SavePayloads(payloadDir, "must-not")
+		runTask(t, e, inst, "must-not")
 		stops := e.StopHooks()
 		if len(stops) != 1 || stops[0].Reason() != "" {
 			t.Errorf("want one stop, let through; the hook ran %d times", len(stops))

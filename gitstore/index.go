@@ -39,15 +39,88 @@ type IndexEntry struct {
 	AssumeValid bool
 }
 
-// Index is a parsed index file.
+// Index is a parsed index file. Read its entries through Len, Path and Entry: an index read
+// by ReadIndex keeps them encoded (see compact), and Entries is then nil.
 type Index struct {
 	// Version is the file format version (2, 3 or 4); 0 when there is no index file.
 	Version uint32
-	// Entries are in file order: sorted by path bytes, then by stage.
+	// Entries are in file order: sorted by path bytes, then by stage. Nil for a compact index.
 	Entries []IndexEntry
 	// ModTime is the index file's modification time, to detect "racily clean" entries: an entry
 	// whose mtime is not older than ModTime may have changed without its stat data showing it.
 	ModTime time.Time
+	// compact is set for an index kept as read: body is the file (less its checksum) and offs
+	// where each entry starts in it. A large worktree's index then costs its file's size and
+	// four bytes an entry, not a decoded entry each (80 bytes, plus the walk's copies).
+	compact bool
+	body    []byte
+	offs    []uint32
+}
+
+// Len is the number of entries.
+func (x *Index) Len() int {
+	if x.compact {
+		return len(x.offs)
+	}
+	return len(x.Entries)
+}
+
+// Path is entry i's path, decoded without the rest of the entry (a substring of the file for
+// a compact index).
+func (x *Index) Path(i int) string {
+	if !x.compact {
+		return x.Entries[i].Path
+	}
+	p := x.body[x.offs[i]:]
+	head, nameLen := entryNameSpan(p)
+	if nameLen == 0 {
+		return ""
+	}
+	return unsafe.String(&p[head], nameLen)
+}
+
+// Entry decodes entry i.
+func (x *Index) Entry(i int) IndexEntry {
+	if !x.compact {
+		return x.Entries[i]
+	}
+	var e IndexEntry
+	p := x.body[x.offs[i]:]
+	decodeEntryHead(p, &e)
+	e.Path = x.Path(i)
+	return e
+}
+
+// entryNameSpan returns where the path of the version 2 or 3 entry p starts and its length;
+// p has been checked by parseIndexBody.
+func entryNameSpan(p []byte) (head, nameLen int) {
+	flags := uint16(p[60])<<8 | uint16(p[61])
+	head, nameLen = indexEntryHead, int(flags&indexNameMask)
+	if flags&indexFlagExtended != 0 {
+		head += 2
+	}
+	if nameLen == indexNameMask {
+		nameLen = bytes.IndexByte(p[head:], 0)
+	}
+	return head, nameLen
+}
+
+// decodeEntryHead decodes the fixed part of entry p (at least indexEntryHead bytes, plus the
+// extended flags when it has them, as parseIndexBody checked) into e.
+func decodeEntryHead(p []byte, e *IndexEntry) {
+	e.CtimeSec, e.CtimeNsec = be32(p[0:]), be32(p[4:])
+	e.MtimeSec, e.MtimeNsec = be32(p[8:]), be32(p[12:])
+	e.Dev, e.Ino = be32(p[16:]), be32(p[20:])
+	e.Mode, e.UID, e.GID, e.Size = be32(p[24:]), be32(p[28:]), be32(p[32:]), be32(p[36:])
+	copy(e.Hash[:], p[40:60])
+	flags := uint16(p[60])<<8 | uint16(p[61])
+	e.AssumeValid = flags&indexFlagAssumeValid != 0
+	e.Stage = uint8(flags>>12) & 3
+	if flags&indexFlagExtended != 0 {
+		ext := uint16(p[62])<<8 | uint16(p[63])
+		e.SkipWorktree = ext&indexExtSkipWorktree != 0
+		e.IntentToAdd = ext&indexExtIntentToAdd != 0
+	}
 }
 
 // Index file layout (git's Documentation/gitformat-index.txt).
@@ -109,9 +182,9 @@ func ParseIndex(data []byte) (*Index, error) {
 	return parseIndex(data, true, false)
 }
 
-// parseIndex is ParseIndex, verifying the checksum only if verify is set. With share, the
-// paths of a version 2 or 3 index are substrings of data (which must then never change):
-// nothing is copied, and a large index costs its file's size once, not twice.
+// parseIndex is ParseIndex, verifying the checksum only if verify is set. With share, a
+// version 2 or 3 index is kept compact: its entries stay encoded in data (which must then
+// never change) and are decoded on demand, so a large index costs its file's size once.
 func parseIndex(data []byte, verify, share bool) (*Index, error) {
 	if len(data) < indexHeaderLen+sha1.Size {
 		return nil, fmt.Errorf("index is truncated (%d bytes); rebuild it with `rm .git/index && git reset`", len(data))
@@ -153,7 +226,7 @@ var errChecksum = errors.New("index checksum mismatch: the file is corrupt; rebu
 
 // parseIndexBody parses the entries and extensions of an index whose header (signature and
 // version) has been checked; body excludes the trailing checksum. With share (ignored for
-// version 4, whose paths are prefix-compressed), paths are substrings of body.
+// version 4, whose paths are prefix-compressed), the index is compact (see Index).
 func parseIndexBody(body []byte, version uint32, share bool) (*Index, error) {
 	share = share && version != 4
 	count := be32(body[8:])
@@ -161,16 +234,20 @@ func parseIndexBody(body []byte, version uint32, share bool) (*Index, error) {
 		return nil, fmt.Errorf("index claims %d entries but holds only %d bytes: the file is corrupt", count, len(body)+sha1.Size)
 	}
 
-	idx := &Index{Version: version, Entries: make([]IndexEntry, count)}
+	idx := &Index{Version: version}
 	var ends []uint32 // where each entry's path ends in names
 	var names strings.Builder
 	switch {
 	case share:
+		idx.compact, idx.body, idx.offs = true, body, make([]uint32, count)
+		if uint64(len(body)) > math.MaxUint32 {
+			return nil, fmt.Errorf("index of %d bytes is too large", len(body))
+		}
 	case version == 4:
-		ends = make([]uint32, count)
+		idx.Entries, ends = make([]IndexEntry, count), make([]uint32, count)
 		names.Grow(len(body))
 	default:
-		ends = make([]uint32, count)
+		idx.Entries, ends = make([]IndexEntry, count), make([]uint32, count)
 		names.Grow(len(body) - indexHeaderLen - int(count)*indexEntryHead)
 	}
 	// A version 4 index can describe far more path bytes than it holds; refuse absurd expansion
@@ -182,33 +259,27 @@ func parseIndexBody(body []byte, version uint32, share bool) (*Index, error) {
 	}
 	off := indexHeaderLen
 	prevStart := 0
-	for i := range idx.Entries {
+	for i := 0; i < int(count); i++ {
 		p := body[off:]
 		if len(p) < indexEntryHead {
 			return nil, indexCorrupt(i, "entry is truncated")
 		}
-		e := &idx.Entries[i]
-		e.CtimeSec, e.CtimeNsec = be32(p[0:]), be32(p[4:])
-		e.MtimeSec, e.MtimeNsec = be32(p[8:]), be32(p[12:])
-		e.Dev, e.Ino = be32(p[16:]), be32(p[20:])
-		e.Mode, e.UID, e.GID, e.Size = be32(p[24:]), be32(p[28:]), be32(p[32:]), be32(p[36:])
-		copy(e.Hash[:], p[40:60])
 		flags := uint16(p[60])<<8 | uint16(p[61])
-		e.AssumeValid = flags&indexFlagAssumeValid != 0
-		e.Stage = uint8(flags>>12) & 3
 		nameLen := int(flags & indexNameMask)
 		head := indexEntryHead
 		if flags&indexFlagExtended != 0 {
 			if len(p) < indexEntryHead+2 {
 				return nil, indexCorrupt(i, "entry is truncated")
 			}
-			ext := uint16(p[62])<<8 | uint16(p[63])
-			if ext&^(indexExtSkipWorktree|indexExtIntentToAdd) != 0 {
+			if ext := uint16(p[62])<<8 | uint16(p[63]); ext&^(indexExtSkipWorktree|indexExtIntentToAdd) != 0 {
 				return nil, indexCorrupt(i, fmt.Sprintf("unknown entry flags 0x%04x (written by a newer git?)", ext))
 			}
-			e.SkipWorktree = ext&indexExtSkipWorktree != 0
-			e.IntentToAdd = ext&indexExtIntentToAdd != 0
 			head += 2
+		}
+		if share {
+			idx.offs[i] = uint32(off) // decoded on demand (Entry)
+		} else {
+			decodeEntryHead(p, &idx.Entries[i])
 		}
 		name := p[head:]
 		if version == 4 {
@@ -252,9 +323,6 @@ func parseIndexBody(body []byte, version uint32, share bool) (*Index, error) {
 			}
 			off += size
 			if share {
-				if nameLen > 0 {
-					e.Path = unsafe.String(&name[0], nameLen)
-				}
 				continue
 			}
 			names.Write(name[:nameLen])

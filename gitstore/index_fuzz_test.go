@@ -100,4 +100,17 @@ func idxFuzzCheck(t *testing.T, data []byte) {
 			t.Fatalf("stage %d", e.Stage)
 		}
 	}
+	// Kept compact, as ReadIndex keeps it (checksum unverified), it decodes to the same entries.
+	compact, err := parseIndex(bytes.Clone(data), false, true)
+	if err != nil {
+		t.Fatalf("compact parse failed where the full one passed: %v", err)
+	}
+	if compact.Len() != len(idx.Entries) {
+		t.Fatalf("compact index has %d entries, full one %d", compact.Len(), len(idx.Entries))
+	}
+	for i, e := range idx.Entries {
+		if got := compact.Entry(i); got != e || compact.Path(i) != e.Path {
+			t.Fatalf("entry %d: compact %+v (path %q), full %+v", i, got, compact.Path(i), e)
+		}
+	}
 }

@@ -65,11 +65,11 @@ func idxLsFiles(t *testing.T, dir string) []idxGitEntry {
 func idxCompare(t *testing.T, dir string, idx *Index) {
 	t.Helper()
 	want := idxLsFiles(t, dir)
-	if len(idx.Entries) != len(want) {
-		t.Fatalf("%d entries, git lists %d", len(idx.Entries), len(want))
+	if len(idxEntries(t, idx)) != len(want) {
+		t.Fatalf("%d entries, git lists %d", len(idxEntries(t, idx)), len(want))
 	}
 	const ceValid, ceStage, ceSkip, ceITA = 0x8000, 0x3000, 1 << 30, 1 << 29
-	for i, e := range idx.Entries {
+	for i, e := range idxEntries(t, idx) {
 		w := want[i]
 		flags := uint64(e.Stage) << 12
 		if e.AssumeValid {
@@ -174,7 +174,7 @@ func TestIndexMatchesGit(t *testing.T) {
 			}
 			idxCompare(t, dir, idx)
 			flags := map[string]string{}
-			for _, e := range idx.Entries {
+			for _, e := range idxEntries(t, idx) {
 				switch {
 				case e.SkipWorktree && e.AssumeValid:
 					flags[e.Path] = "skip+assume"
@@ -228,7 +228,7 @@ func TestIndexConflictsAndExtensions(t *testing.T) {
 		idx := idxRead(t, dir)
 		idxCompare(t, dir, idx)
 		stages := map[string][]uint8{}
-		for _, e := range idx.Entries {
+		for _, e := range idxEntries(t, idx) {
 			stages[e.Path] = append(stages[e.Path], e.Stage)
 		}
 		if fmt.Sprint(stages) != "map[added.txt:[2 3] both.txt:[1 2 3] del.txt:[1 3] keep.txt:[0]]" {
@@ -283,7 +283,7 @@ func TestIndexRequiredExtensions(t *testing.T) {
 	idx := idxRead(t, dir)
 	idxCompare(t, dir, idx)
 	skipped := 0
-	for _, e := range idx.Entries {
+	for _, e := range idxEntries(t, idx) {
 		if e.SkipWorktree {
 			skipped++
 		}
@@ -317,7 +317,7 @@ func TestIndexEdgeCases(t *testing.T) {
 	}
 	// No index yet.
 	idx, err := r.ReadIndex()
-	if err != nil || idx.Version != 0 || len(idx.Entries) != 0 {
+	if err != nil || idx.Version != 0 || len(idxEntries(t, idx)) != 0 {
 		t.Fatalf("missing index: %+v, %v", idx, err)
 	}
 	idxWriteFiles(t, dir, map[string]string{"a": "a", "b": "b"})
@@ -336,7 +336,7 @@ func TestIndexEdgeCases(t *testing.T) {
 		t.Fatalf("GIT_INDEX_FILE not used: %v", err)
 	}
 	t.Setenv("GIT_INDEX_FILE", "missing-index")
-	if idx, err := r.ReadIndex(); err != nil || len(idx.Entries) != 0 {
+	if idx, err := r.ReadIndex(); err != nil || len(idxEntries(t, idx)) != 0 {
 		t.Fatalf("missing GIT_INDEX_FILE: %+v, %v", idx, err)
 	}
 	os.Unsetenv("GIT_INDEX_FILE")
@@ -492,7 +492,7 @@ func TestReadIndexSkipsChecksumLikeGit(t *testing.T) {
 		t.Fatalf("ReadIndex with a bad checksum: %v", err)
 	}
 	var got []string
-	for _, e := range idx.Entries {
+	for _, e := range idxEntries(t, idx) {
 		got = append(got, e.Path)
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -501,4 +501,17 @@ func TestReadIndexSkipsChecksumLikeGit(t *testing.T) {
 	if _, err := ParseIndex(raw); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
 		t.Fatalf("ParseIndex with a bad checksum: %v", err)
 	}
+}
+
+// idxEntries decodes every entry of idx through Len, Path and Entry, as readers of a compact
+// index do, checking that Path agrees with Entry.
+func idxEntries(t testing.TB, idx *Index) []IndexEntry {
+	t.Helper()
+	es := make([]IndexEntry, idx.Len())
+	for i := range es {
+		if es[i] = idx.Entry(i); es[i].Path != idx.Path(i) {
+			t.Fatalf("entry %d: Path %q, Entry's path %q", i, idx.Path(i), es[i].Path)
+		}
+	}
+	return es
 }

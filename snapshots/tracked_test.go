@@ -22,8 +22,8 @@ func TestTrackedSpans(t *testing.T) {
 				idx.Entries = append(idx.Entries, gitstore.IndexEntry{Path: p})
 			}
 			tr := newTrackedIndex(idx)
-			if !slices.Equal(tr.paths, paths) {
-				t.Fatalf("paths = %q, want %q", tr.paths, paths)
+			if got := trackedPaths(tr, 0, tr.len()); !slices.Equal(got, paths) {
+				t.Fatalf("paths = %q, want %q", got, paths)
 			}
 			for _, tc := range []struct {
 				dir  string
@@ -40,7 +40,7 @@ func TestTrackedSpans(t *testing.T) {
 				for d := range splitDirs(tc.dir) {
 					sp = sp.under(d)
 				}
-				if got := tr.paths[sp.lo:sp.hi]; !slices.Equal(got, tc.want) && len(got)+len(tc.want) > 0 {
+				if got := trackedPaths(tr, sp.lo, sp.hi); !slices.Equal(got, tc.want) && len(got)+len(tc.want) > 0 {
 					t.Errorf("under(%q) = %q, want %q", tc.dir, got, tc.want)
 				}
 				if sp.empty() != (len(tc.want) == 0) {
@@ -49,12 +49,14 @@ func TestTrackedSpans(t *testing.T) {
 			}
 			a := tr.all().under("a")
 			for _, p := range []string{"a/b", "a/c"} {
-				if e := a.entry(p); e == nil || e.Path != p {
+				var e gitstore.IndexEntry
+				if !a.entry(p, &e) || e.Path != p {
 					t.Errorf("entry(%q) = %v", p, e)
 				}
 			}
 			for _, p := range []string{"a/d", "a/b/", "a/bb"} {
-				if e := a.entry(p); e != nil {
+				var e gitstore.IndexEntry
+				if a.entry(p, &e) {
 					t.Errorf("entry(%q) = %v, want none", p, e.Path)
 				}
 			}
@@ -91,12 +93,22 @@ func TestTrackedConflictStages(t *testing.T) {
 			}
 			idx.Entries = append(idx.Entries, gitstore.IndexEntry{Path: "z"})
 			tr := newTrackedIndex(idx)
-			if !slices.Equal(tr.paths, []string{"a", "m", "z"}) {
-				t.Fatalf("paths = %q", tr.paths)
+			if got := trackedPaths(tr, 0, tr.len()); !slices.Equal(got, []string{"a", "m", "z"}) {
+				t.Fatalf("paths = %q", got)
 			}
-			if e := tr.all().entry("m"); e == nil || e.Stage != tc.want {
+			var e gitstore.IndexEntry
+			if !tr.all().entry("m", &e) || e.Stage != tc.want {
 				t.Fatalf("entry(m) = %+v, want stage %d", e, tc.want)
 			}
 		})
 	}
+}
+
+// trackedPaths lists the tracked paths lo to hi (exclusive), in sorted order.
+func trackedPaths(tr *trackedIndex, lo, hi int) []string {
+	var ps []string
+	for i := lo; i < hi; i++ {
+		ps = append(ps, tr.path(i))
+	}
+	return ps
 }

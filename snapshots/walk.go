@@ -294,6 +294,7 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 		relBuf = append(append(relBuf, n.rel...), '/')
 	}
 	prefix := len(relBuf)
+	var entryBuf gitstore.IndexEntry // the entry of the file at hand, when tracked
 	for _, de := range ents {
 		name := de.name
 		if name == ".git" {
@@ -310,7 +311,11 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 			}
 			continue
 		}
-		added, err := s.fileEntry(n, dir, cached, &block[used], job.tracked.entry(rel), rel, name, m, excluded)
+		var ie *gitstore.IndexEntry
+		if job.tracked.entry(rel, &entryBuf) {
+			ie = &entryBuf
+		}
+		added, err := s.fileEntry(n, dir, cached, &block[used], ie, rel, name, m, excluded)
 		if err != nil {
 			s.closeAhead(subs)
 			return nil, err
@@ -475,8 +480,8 @@ func join(dir, name string) string {
 // ignored directory is skipped unless it holds tracked files, anything else is visited.
 func (s *snapshotter) dirEntry(n *node, tracked trackedSpan, rel, name, parentAbs string, m *ignore.Matcher, excluded bool) *subdir {
 	abs := filepath.Join(parentAbs, name)
-	e := tracked.entry(rel)
-	if e != nil && e.Mode == gitstore.ModeGitlink {
+	var e gitstore.IndexEntry
+	if tracked.entry(rel, &e) && e.Mode == gitstore.ModeGitlink {
 		h, err := nestedHead(abs)
 		if err != nil {
 			h = e.Hash // not checked out: git keeps the recorded commit
@@ -590,12 +595,12 @@ func (s *snapshotter) addFile(n *node, f *fileEntry) {
 
 // addKept puts back index entries git add -A leaves alone: skip-worktree (sparse) entries.
 func (s *snapshotter) addKept(root *node) {
-	for i, p := range s.tracked.paths {
-		e := s.tracked.entries[i]
+	for i := range s.tracked.len() {
+		e := s.tracked.entry(i)
 		if !e.SkipWorktree || e.Stage != 0 {
 			continue
 		}
-		dir, name := splitPath(p)
+		dir, name := splitPath(e.Path)
 		n := root.child(dir)
 		if n == nil || n.hasName(name) {
 			continue // a file or directory of the worktree now takes its place, as with git add

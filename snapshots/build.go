@@ -79,7 +79,7 @@ func (s *snapshotter) nextCache(root *node) *statCache {
 			cd.entries, cd.files = uint32(len(n.files)), make([]cachedFile, 0, len(n.files))
 			for _, f := range n.files {
 				if s.cacheable(f) {
-					cd.files = append(cd.files, cachedFile{name: f.name, stat: f.stat, mode: f.mode, hash: f.hash})
+					cd.files = append(cd.files, cachedFile{name: f.name, stat: s.statOf(f), mode: f.mode, hash: f.hash})
 				}
 			}
 			slices.SortFunc(cd.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
@@ -126,7 +126,11 @@ func (s *snapshotter) unchangedRun(n *node) (string, bool) {
 // with no fraction suggests whole-second timestamps (FAT, some network file systems), which
 // get three seconds. A file written after its read would otherwise keep its old stat data.
 func (s *snapshotter) cacheable(f *fileEntry) bool {
-	return f.mode != gitstore.ModeGitlink && s.settled(&f.stat)
+	if f.mode == gitstore.ModeGitlink {
+		return false
+	}
+	st := s.statOf(f)
+	return s.settled(&st)
 }
 
 // settled reports whether st was last modified, and its inode last changed, before this

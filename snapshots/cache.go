@@ -59,26 +59,35 @@ func newStatCache() *statCache {
 	return &statCache{dirs: map[string]*cachedDir{}}
 }
 
-// file finds name among the directory's cached files.
-func (d *cachedDir) file(name string) (cachedFile, bool) {
+// file finds name among the directory's cached files, and returns its position among them
+// (for record).
+func (d *cachedDir) file(name string) (cachedFile, uint32, bool) {
 	if d == nil {
-		return cachedFile{}, false
+		return cachedFile{}, 0, false
 	}
 	if d.raw == "" {
 		files := d.files
 		i := sort.Search(len(files), func(i int) bool { return files[i].name >= name })
 		if i < len(files) && files[i].name == name {
-			return files[i], true
+			return files[i], uint32(i), true
 		}
-		return cachedFile{}, false
+		return cachedFile{}, 0, false
 	}
 	offs := d.fileOffsets()
 	i := sort.Search(len(offs), func(i int) bool { return d.recordName(offs[i]) >= name })
 	if i < len(offs) && d.recordName(offs[i]) == name {
-		dec := decoder{all: d.raw, buf: unsafe.Slice(unsafe.StringData(d.raw), len(d.raw))[offs[i]:]}
-		return dec.file(), true
+		return d.record(uint32(i)), uint32(i), true
 	}
-	return cachedFile{}, false
+	return cachedFile{}, 0, false
+}
+
+// record decodes the file at position i, as file returned it.
+func (d *cachedDir) record(i uint32) cachedFile {
+	if d.raw == "" {
+		return d.files[i]
+	}
+	dec := decoder{all: d.raw, buf: unsafe.Slice(unsafe.StringData(d.raw), len(d.raw))[d.fileOffsets()[i]:]}
+	return dec.file()
 }
 
 // recordName is the name of the file record at off in raw (checked by fileOffsets).

@@ -45,9 +45,8 @@ func (d *openedDir) close() {
 	}
 }
 
-// list returns the entries other than "." and "..", using buf for the system call.
-func (d *openedDir) list(buf []byte) ([]dirent, error) {
-	var out []dirent
+// list appends to out the entries other than "." and "..", using buf for the system call.
+func (d *openedDir) list(buf []byte, out []dirent) ([]dirent, error) {
 	for {
 		n, err := unix.Getdents(d.fd, buf)
 		if err == unix.EINTR {

@@ -33,12 +33,11 @@ func (d *openedDir) openSub(_, path string) (*openedDir, error) { return openDir
 
 func (d *openedDir) close() {}
 
-func (d *openedDir) list(_ []byte) ([]dirent, error) {
+func (d *openedDir) list(_ []byte, out []dirent) ([]dirent, error) {
 	ents, err := os.ReadDir(d.path)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]dirent, 0, len(ents))
 	for _, e := range ents {
 		k := kindOther
 		switch {

@@ -61,7 +61,7 @@ func (s *snapshotter) hashFile(f *fileEntry) error {
 	if f.stat.isRegular() && f.stat.size > streamAbove {
 		return s.hashLargeFile(f, abs)
 	}
-	data, err := readContent(abs, &f.stat)
+	data, err := readContent(abs, f.stat)
 	if errors.Is(err, fs.ErrNotExist) {
 		return errRetry // vanished between walk and read: walk again
 	}
@@ -69,7 +69,7 @@ func (s *snapshotter) hashFile(f *fileEntry) error {
 		return fmt.Errorf("snapshot: read %q: %w; fix its permissions or add it to .gitignore", f.path(), err)
 	}
 	after, err := lstat(abs)
-	if err != nil || !sameStat(&after, &f.stat) {
+	if err != nil || !sameStat(&after, f.stat) {
 		return errRetry
 	}
 	h, err := s.repo.WriteObject(gitstore.BlobObject, data)
@@ -205,7 +205,7 @@ func (s *snapshotter) hashLargeFile(f *fileEntry, abs string) error {
 		return fmt.Errorf("snapshot: store %q: %w", f.path(), err)
 	}
 	after, err := lstat(abs)
-	if err != nil || !sameStat(&after, &f.stat) {
+	if err != nil || !sameStat(&after, f.stat) {
 		return errRetry
 	}
 	f.hash = h

@@ -32,14 +32,13 @@ func encodeListing(ents []dirent) string {
 	return b.String()
 }
 
-// decodeListing is encodeListing's inverse; names are substrings of s. ok is false for
-// anything encodeListing cannot produce, so a damaged cache is never trusted.
-func decodeListing(s string) (ents []dirent, ok bool) {
-	s, ok = strings.CutPrefix(s, listingMark)
+// decodeListing is encodeListing's inverse, appending to ents; names are substrings of s. ok
+// is false for anything encodeListing cannot produce, so a damaged cache is never trusted.
+func decodeListing(s string, ents []dirent) ([]dirent, bool) {
+	s, ok := strings.CutPrefix(s, listingMark)
 	if !ok {
 		return nil, false
 	}
-	ents = make([]dirent, 0, strings.Count(s, "\x00"))
 	for len(s) > 0 {
 		kind := entryKind(s[0])
 		end := strings.IndexByte(s, 0)

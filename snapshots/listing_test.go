@@ -18,7 +18,7 @@ func TestListingRoundTrip(t *testing.T) {
 		{{"dir", kindDir}, {"link", kindSymlink}, {"fifo", kindOther}, {"name with spaces\tand tabs", kindFile}, {"\xff\xfe", kindFile}},
 	} {
 		enc := encodeListing(ents)
-		got, ok := decodeListing(enc)
+		got, ok := decodeListing(enc, nil)
 		if !ok || !slices.Equal(got, ents) && len(got)+len(ents) > 0 {
 			t.Errorf("round trip of %q: %q, %v", ents, got, ok)
 		}
@@ -27,7 +27,7 @@ func TestListingRoundTrip(t *testing.T) {
 		t.Error("an empty directory's listing is the empty string, which means none")
 	}
 	for _, bad := range []string{"", "\x02a\x00", "L\x00", "L\x02a", "L\x00a\x00", "L\x09a\x00", "L\x02a/b\x00", "L\x01.\x00", "L\x01..\x00", "L\x02\x00"} {
-		if _, ok := decodeListing(bad); ok {
+		if _, ok := decodeListing(bad, nil); ok {
 			t.Errorf("decodeListing(%q) accepted", bad)
 		}
 	}
@@ -39,7 +39,7 @@ func FuzzDecodeListing(f *testing.F) {
 	f.Add("")
 	f.Add("L\x02x")
 	f.Fuzz(func(t *testing.T, s string) {
-		ents, ok := decodeListing(s)
+		ents, ok := decodeListing(s, nil)
 		if !ok {
 			return
 		}
@@ -176,8 +176,7 @@ func TestListingDirectoryReplacedMidWalk(t *testing.T) {
 			checkSnapshot(t, dir)
 			checkSnapshot(t, dir)
 			s := openSnapshotter(t, dir)
-			buf := make([]byte, 32<<10)
-			subs, err := s.readDir(subdir{node: &node{}, tracked: s.tracked.all()}, buf)
+			subs, err := s.readDir(subdir{node: &node{}, tracked: s.tracked.all()}, newScratch())
 			if err != nil || len(subs) != 1 {
 				t.Fatalf("reading the top: %v, %v", subs, err)
 			}
@@ -187,7 +186,7 @@ func TestListingDirectoryReplacedMidWalk(t *testing.T) {
 			} else {
 				os.Symlink("top", filepath.Join(dir, "d"))
 			}
-			if _, err := s.readDir(subs[0], buf); err != nil && !errors.Is(err, errRetry) {
+			if _, err := s.readDir(subs[0], newScratch()); err != nil && !errors.Is(err, errRetry) {
 				t.Fatalf("reading the replaced directory: %v, want a retry", err)
 			}
 			checkSnapshot(t, dir) // and the snapshot taken again is git's tree

@@ -38,7 +38,7 @@ func BenchmarkStatCache1M(b *testing.B) {
 		}
 		for _, cd := range parsed.dirs {
 			for _, name := range names {
-				if _, ok := cd.file(name); !ok {
+				if _, _, ok := cd.file(name); !ok {
 					b.Fatalf("%s not found", name)
 				}
 			}

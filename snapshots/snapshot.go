@@ -103,8 +103,11 @@ func (t *trackedIndex) usableHash(e *gitstore.IndexEntry, st *fileStat) (gitstor
 // cached, which its stat data cannot show. The index's answers stay, as git keeps them.
 func (s *snapshotter) requeueCacheHits(n *node) {
 	for _, f := range n.files {
-		if f.cacheHit && f.stat.isRegular() {
-			f.cacheHit, f.fromCache = false, false
+		if !f.cacheHit {
+			continue
+		}
+		if st := s.statOf(f); st.isRegular() {
+			f.stat, f.cacheHit, f.fromCache = &st, false, false
 			s.pending = append(s.pending, f)
 		}
 	}

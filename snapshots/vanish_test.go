@@ -33,7 +33,7 @@ func TestVanishedDirectory(t *testing.T) {
 	write(t, dir, "d/x.txt", "x")
 	s := openSnapshotter(t, dir)
 	os.RemoveAll(filepath.Join(dir, "d"))
-	subs, err := s.readDir(subdir{node: &node{rel: "d"}}, make([]byte, 4096))
+	subs, err := s.readDir(subdir{node: &node{rel: "d"}}, newScratch())
 	if err != nil || len(subs) != 0 {
 		t.Fatalf("reading a vanished directory: subs %v, err %v; want none, nil", subs, err)
 	}

@@ -31,16 +31,35 @@ type node struct {
 	fresh   bool
 }
 
-// fileEntry is one non-directory entry: a file, a symlink or a gitlink.
+// fileEntry is one non-directory entry: a file, a symlink or a gitlink. One is kept for
+// every file of the worktree until the snapshot is written, so it is kept small: a file the
+// stat cache answered keeps no stat data of its own but the position of its cached record,
+// which holds the same (see statOf).
 type fileEntry struct {
 	name string
 	dir  *node // its directory: the path is join(dir.rel, name), made only when needed
-	mode uint32
 	hash gitstore.Hash
-	stat fileStat
+	mode uint32
+	// cached is the position of its record among its directory's cached files, with cacheHit.
+	cached uint32
+	// stat is its stat data as read, nil for a cache hit (and for gitlinks and kept entries,
+	// which have none).
+	stat *fileStat
 	// fromCache: the name and mode are the stat cache's, so the entry is as in the last
 	// snapshot. cacheHit: the object name came from the cache.
 	fromCache, cacheHit bool
+}
+
+// statOf is f's stat data: as read, or for a cache hit its cached record's (equal in every
+// field sameStat and settled compare, which is what made it a hit).
+func (s *snapshotter) statOf(f *fileEntry) fileStat {
+	if f.stat != nil {
+		return *f.stat
+	}
+	if f.cacheHit {
+		return s.cache.dirs[f.dir.rel].record(f.cached).stat
+	}
+	return fileStat{}
 }
 
 type snapshotter struct {
@@ -107,7 +126,7 @@ func (s *snapshotter) walk() (*node, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, 32<<10)
+			sc := newScratch()
 			for {
 				job, ok := q.pop()
 				if !ok {
@@ -118,7 +137,7 @@ func (s *snapshotter) walk() (*node, error) {
 					q.done(nil)
 					continue
 				}
-				subs, err := s.readDir(job, buf)
+				subs, err := s.readDir(job, sc)
 				if err != nil {
 					s.fail(err)
 				}
@@ -254,20 +273,36 @@ type subdir struct {
 // maxOpenedAhead bounds the directories opened ahead by their parents and still queued.
 const maxOpenedAhead = 256
 
+// scratch is a walk worker's reusable memory: what it needs only while it reads one
+// directory. With garbage collection off, a buffer made per directory stays allocated for
+// the whole snapshot; a large worktree has tens of thousands of directories.
+type scratch struct {
+	buf  []byte   // getdents' buffer
+	ents []dirent // the directory's entries (their names are kept apart: see list)
+	rel  []byte   // an entry's path
+}
+
+func newScratch() *scratch {
+	return &scratch{buf: make([]byte, 32<<10), rel: make([]byte, 0, 256)}
+}
+
 // maxPathDir is the longest absolute path of a directory whose entries are examined by path
 // (see pathDir): with a name of up to 255 bytes, the paths stay under PATH_MAX (4096).
 // Deeper directories are opened from their parent and examined relative to it.
 const maxPathDir = 4096 - 256 - 1
 
 // readDir lists one directory, records its files and returns the subdirectories to visit.
-func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
+func (s *snapshotter) readDir(job subdir, sc *scratch) ([]subdir, error) {
 	n, m, excluded := job.node, job.matcher, job.excluded
 	abs := filepath.Join(s.repo.WorkTree, filepath.FromSlash(n.rel))
 	if job.dir != nil {
 		s.openedAhead.Add(-1)
 	}
 	cached := s.cache.dirs[n.rel]
-	dir, ents, err := s.listDir(job, abs, cached, buf)
+	dir, ents, err := s.listDir(job, abs, cached, sc)
+	if cap(ents) > cap(sc.ents) {
+		sc.ents = ents[:0] // the next directory reuses what this one grew
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && n.rel != "" {
 			return nil, nil // vanished mid-walk: it is not in the snapshot
@@ -287,9 +322,10 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 	block := make([]fileEntry, len(ents)) // one allocation for the directory's entries
 	used := 0
 	var subs []subdir
-	// an entry's path, in one buffer for the whole directory: it is only looked up (index,
-	// ignore rules) and kept by nothing but a subdirectory's node, which copies it
-	relBuf := make([]byte, 0, len(n.rel)+1+64)
+	// an entry's path, in the worker's buffer: it is only looked up (index, ignore rules) and
+	// kept by nothing but a subdirectory's node, which copies it
+	relBuf := sc.rel[:0]
+	defer func() { sc.rel = relBuf[:0] }() // keep what it grew to
 	if n.rel != "" {
 		relBuf = append(append(relBuf, n.rel...), '/')
 	}
@@ -331,18 +367,18 @@ func (s *snapshotter) readDir(job subdir, buf []byte) ([]subdir, error) {
 // still has the stat data it was listed with (see listing.go), else what reading it gives.
 // The directory's stat data are taken before it is read, so a change made while it is read
 // shows as a difference next time.
-func (s *snapshotter) listDir(job subdir, abs string, cached *cachedDir, buf []byte) (*openedDir, []dirent, error) {
+func (s *snapshotter) listDir(job subdir, abs string, cached *cachedDir, sc *scratch) (*openedDir, []dirent, error) {
 	if s.listings && cached != nil && cached.listing != "" && job.node.rel != "" {
-		if dir, ents, ok, err := s.cachedListing(job, abs, cached); ok || err != nil {
+		if dir, ents, ok, err := s.cachedListing(job, abs, cached, sc); ok || err != nil {
 			return dir, ents, err
 		}
 	}
-	return s.readListing(job, abs, buf)
+	return s.readListing(job, abs, sc)
 }
 
 // cachedListing is the cached listing of job's directory, when the directory still has the
 // stat data it was listed with (ok false otherwise: read it).
-func (s *snapshotter) cachedListing(job subdir, abs string, cached *cachedDir) (dir *openedDir, ents []dirent, ok bool, err error) {
+func (s *snapshotter) cachedListing(job subdir, abs string, cached *cachedDir, sc *scratch) (dir *openedDir, ents []dirent, ok bool, err error) {
 	var st fileStat
 	if dir = job.dir; dir != nil {
 		st, err = dir.stat()
@@ -352,7 +388,7 @@ func (s *snapshotter) cachedListing(job subdir, abs string, cached *cachedDir) (
 	if err != nil || !st.isDir() || st.dev != s.listDev || st.dev != cached.dirStat.dev || !sameStat(&st, &cached.dirStat) {
 		return nil, nil, false, nil
 	}
-	if ents, ok = decodeListing(cached.listing); !ok {
+	if ents, ok = decodeListing(cached.listing, sc.ents[:0]); !ok {
 		return nil, nil, false, nil
 	}
 	if dir == nil && len(abs) > maxPathDir { // too deep to examine by path
@@ -370,7 +406,7 @@ func (s *snapshotter) cachedListing(job subdir, abs string, cached *cachedDir) (
 
 // readListing reads job's directory, noting its listing for the next snapshot when it is
 // settled; its stat data are taken before it is read.
-func (s *snapshotter) readListing(job subdir, abs string, buf []byte) (*openedDir, []dirent, error) {
+func (s *snapshotter) readListing(job subdir, abs string, sc *scratch) (*openedDir, []dirent, error) {
 	n, dir := job.node, job.dir
 	if dir == nil {
 		var err error
@@ -383,7 +419,7 @@ func (s *snapshotter) readListing(job subdir, abs string, buf []byte) (*openedDi
 	if s.listings && n.rel != "" {
 		st, statErr = dir.stat()
 	}
-	ents, err := dir.list(buf)
+	ents, err := dir.list(sc.buf, sc.ents[:0])
 	if err != nil {
 		dir.close()
 		return nil, nil, err
@@ -535,9 +571,14 @@ func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *f
 	if !st.isRegular() && !st.isSymlink() {
 		return false, nil // sockets, fifos, devices: git skips them too
 	}
-	*f = fileEntry{name: name, dir: n, mode: s.gitMode(&st, e), stat: st}
+	*f = fileEntry{name: name, dir: n, mode: s.gitMode(&st, e)}
 	s.addFile(n, f)
-	if s.resolve(f, e, cached) {
+	resolved := s.resolve(f, &st, e, cached)
+	if !f.cacheHit {
+		f.stat = new(fileStat)
+		*f.stat = st
+	}
+	if resolved {
 		return true, nil
 	}
 	s.mu.Lock()
@@ -547,17 +588,17 @@ func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *f
 }
 
 // resolve names f's blob from the stat cache or the index when their stat data still hold.
-func (s *snapshotter) resolve(f *fileEntry, e *gitstore.IndexEntry, cached *cachedDir) bool {
+func (s *snapshotter) resolve(f *fileEntry, st *fileStat, e *gitstore.IndexEntry, cached *cachedDir) bool {
 	if e != nil && e.AssumeValid && e.Stage == 0 && !e.IntentToAdd {
 		f.hash, f.mode = e.Hash, e.Mode // assume-unchanged: git add leaves the entry alone
 		return true
 	}
-	if c, ok := cached.file(f.name); ok && s.cache.fresh(c, &f.stat) {
-		f.hash, f.cacheHit, f.fromCache = c.hash, true, c.mode == f.mode
+	if c, pos, ok := cached.file(f.name); ok && s.cache.fresh(c, st) {
+		f.hash, f.cacheHit, f.fromCache, f.cached = c.hash, true, c.mode == f.mode, pos
 		return true
 	}
 	if e != nil {
-		if h, ok := s.tracked.usableHash(e, &f.stat); ok {
+		if h, ok := s.tracked.usableHash(e, st); ok {
 			f.hash = h
 			return true
 		}

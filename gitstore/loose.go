@@ -64,13 +64,20 @@ func putZlibWriter(level int, w *zlib.Writer) {
 	}
 }
 
+// looseBufs holds the buffers objects are compressed into before they are written. A
+// snapshot of thousands of changed files compresses each, and with garbage collection off a
+// buffer per object would stay allocated until exit.
+var looseBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // writeLoose stores data as loose object h: compressed into a temporary file in the object's
 // fan-out directory, then renamed into place, so readers never see a partial object.
 func (r *Repo) writeLoose(t ObjectType, h Hash, data []byte) error {
 	level := r.looseLevel()
-	var buf bytes.Buffer
+	buf := looseBufs.Get().(*bytes.Buffer)
+	defer looseBufs.Put(buf)
+	buf.Reset()
 	buf.Grow(len(data)/2 + 64)
-	zw := zlibWriter(level, &buf)
+	zw := zlibWriter(level, buf)
 	writeHeader(zw, t, int64(len(data)))
 	if _, err := zw.Write(data); err != nil {
 		return fmt.Errorf("write %s %s: %w", t, h, err)

@@ -328,7 +328,9 @@ func (c *statCache) encodeTo(w io.Writer) error {
 			if _, err := out.Write(buf); err != nil {
 				return err
 			}
-			if _, err := io.WriteString(out, cd.raw); err != nil {
+			// as bytes: io.MultiWriter's WriteString copies a string for a writer (the CRC)
+			// without a WriteString of its own, and the copies would stay
+			if _, err := out.Write(unsafe.Slice(unsafe.StringData(cd.raw), len(cd.raw))); err != nil {
 				return err
 			}
 			buf = appendListing(buf[:0], cd)

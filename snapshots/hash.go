@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,8 +32,9 @@ func (s *snapshotter) hashPending() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // the worker's: contents are not kept once stored
 			for f := range work {
-				if err := s.hashFile(f); err != nil {
+				if err := s.hashFile(f, &buf); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -55,13 +57,15 @@ func (s *snapshotter) hashPending() error {
 }
 
 // hashFile reads one file or symlink, checks it did not change while read, and writes its
-// blob.
-func (s *snapshotter) hashFile(f *fileEntry) error {
+// blob. A regular file is read into *buf, grown as needed and kept for the next file: with
+// garbage collection off, a buffer per file would keep every changed file's content in
+// memory until exit.
+func (s *snapshotter) hashFile(f *fileEntry, buf *[]byte) error {
 	abs := filepath.Join(s.repo.WorkTree, filepath.FromSlash(f.path()))
 	if f.stat.isRegular() && f.stat.size > streamAbove {
 		return s.hashLargeFile(f, abs)
 	}
-	data, err := readContent(abs, f.stat)
+	data, err := readContent(abs, f.stat, buf)
 	if errors.Is(err, fs.ErrNotExist) {
 		return errRetry // vanished between walk and read: walk again
 	}
@@ -80,12 +84,34 @@ func (s *snapshotter) hashFile(f *fileEntry) error {
 	return nil
 }
 
-func readContent(abs string, st *fileStat) ([]byte, error) {
+// readContent is a symlink's target, or a regular file's content read into *buf (grown
+// as needed, and kept grown).
+func readContent(abs string, st *fileStat, buf *[]byte) ([]byte, error) {
 	if st.isSymlink() {
 		target, err := os.Readlink(abs)
 		return []byte(target), err
 	}
-	return os.ReadFile(abs)
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := slices.Grow((*buf)[:0], int(st.size)+512) // as os.ReadFile sizes it
+	for {
+		if len(b) == cap(b) { // the size at the walk is a hint: the file may have grown
+			b = slices.Grow(b, 4096)
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			*buf = b
+			return b, nil
+		}
+		if err != nil {
+			*buf = b
+			return nil, err
+		}
+	}
 }
 
 // hashWithGit names the queued regular files by `git add` into a temporary copy of the index,
@@ -96,7 +122,7 @@ func (s *snapshotter) hashWithGit() error {
 	var regular []*fileEntry
 	for _, f := range s.pending {
 		if f.stat.isSymlink() {
-			if err := s.hashFile(f); err != nil {
+			if err := s.hashFile(f, nil); err != nil {
 				return err
 			}
 			continue

@@ -34,6 +34,8 @@ type objectDB struct {
 	packs  []*pack
 	seen   map[string]bool // .idx paths already opened
 	bases  cache.Object    // delta bases shared by all packs
+	// freshRescan is when freshen last looked for new packs (see freshen)
+	freshRescan time.Time
 }
 
 // pack is one packfile with its index.
@@ -133,11 +135,32 @@ func (db *objectDB) freshen(h Hash) bool {
 			return true
 		}
 	}
-	if p := db.packedIn(h, true); p != nil {
-		return p.freshen()
+	if db.rescanForFreshen() {
+		if p := db.packedIn(h, true); p != nil {
+			return p.freshen()
+		}
 	}
 	return false
 }
+
+// rescanForFreshen reports whether freshen may look for packs that appeared since they were
+// listed: at most once every freshRescanEvery. Each look lists the pack directory, and a
+// snapshot of thousands of new files asks about thousands of objects no pack holds; missing
+// a pack made in between only writes a loose copy of an object, which is harmless, as git
+// itself does when it writes an object (it does not look for new packs either).
+func (db *objectDB) rescanForFreshen() bool {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	now := time.Now()
+	if now.Sub(db.freshRescan) < freshRescanEvery {
+		return false
+	}
+	db.freshRescan = now
+	return true
+}
+
+// freshRescanEvery is how often freshen looks for new packs.
+const freshRescanEvery = time.Second
 
 // freshen sets the pack's time to now, once per process as git does: a snapshot that finds
 // thousands of its blobs in one pack touches the pack once.

@@ -18,7 +18,7 @@ func (s *snapshotter) buildTree(n *node) (gitstore.Hash, bool, error) {
 	for _, f := range n.files {
 		clean = clean && f.fromCache
 	}
-	count := len(n.files)
+	count := len(n.files) + int(n.cachedFiles)
 	for _, d := range n.dirs {
 		h, dclean, err := s.buildTree(d)
 		if err != nil {
@@ -48,6 +48,13 @@ func (s *snapshotter) writeTree(n *node, count int) (gitstore.Hash, error) {
 	for _, f := range n.files {
 		entries = append(entries, gitstore.TreeEntry{Name: f.name, Mode: f.mode, Hash: f.hash})
 	}
+	if n.cachedFiles > 0 { // its files are its cached run's (see keepFiles)
+		cd := s.cache.dirs[n.rel]
+		for i := range n.cachedFiles {
+			rec := cd.record(i)
+			entries = append(entries, gitstore.TreeEntry{Name: rec.name, Mode: rec.mode, Hash: rec.hash})
+		}
+	}
 	for _, d := range n.dirs {
 		if !d.tree.IsZero() {
 			_, name := splitPath(d.rel)
@@ -73,7 +80,9 @@ func (s *snapshotter) nextCache(root *node) *statCache {
 	var visit func(n *node)
 	visit = func(n *node) {
 		cd := &cachedDir{tree: n.tree, listing: n.listing, dirStat: n.dirStat}
-		if raw, ok := s.unchangedRun(n); ok {
+		if n.cachedFiles > 0 { // the run that stood for its files (see keepFiles)
+			cd.raw, cd.entries = s.cache.dirs[n.rel].raw, n.cachedFiles
+		} else if raw, ok := s.unchangedRun(n); ok {
 			cd.raw, cd.entries = raw, uint32(len(n.files)) // as read: no copy of its files
 		} else if !n.tree.IsZero() {
 			cd.entries, cd.files = uint32(len(n.files)), make([]cachedFile, 0, len(n.files))
@@ -126,11 +135,7 @@ func (s *snapshotter) unchangedRun(n *node) (string, bool) {
 // with no fraction suggests whole-second timestamps (FAT, some network file systems), which
 // get three seconds. A file written after its read would otherwise keep its old stat data.
 func (s *snapshotter) cacheable(f *fileEntry) bool {
-	if f.mode == gitstore.ModeGitlink {
-		return false
-	}
-	st := s.statOf(f)
-	return s.settled(&st)
+	return f.mode != gitstore.ModeGitlink && f.settled // settled: see fileEntry
 }
 
 // settled reports whether st was last modified, and its inode last changed, before this

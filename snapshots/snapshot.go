@@ -62,7 +62,8 @@ func take(r *gitstore.Repo) (*Result, error) {
 		return nil, err
 	}
 	s.addKept(root)
-	if s.filtered.Load() {
+	if s.filtered.Load() { // content conversion turned up during the walk: see wholesale
+		s.materializeAll(root)
 		s.requeueCacheHits(root)
 	}
 	if err := s.hashPending(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,8 +23,12 @@ import (
 type node struct {
 	rel   string // slash-separated path from the worktree root; "" for the root
 	files []*fileEntry
-	dirs  []*node
-	tree  gitstore.Hash // set by buildTree; zero for a directory with nothing to record
+	// cachedFiles counts the files the stat cache answered wholesale: every file of the
+	// directory found unchanged in its cached run, which then stands for them (see
+	// readDir). files is empty then, until materialize decodes the run.
+	cachedFiles uint32
+	dirs        []*node
+	tree        gitstore.Hash // set by buildTree; zero for a directory with nothing to record
 	// listing and dirStat: the directory's entries and its stat data before they were read,
 	// for the next snapshot's cache when the directory is settled; fresh: read this time.
 	listing string
@@ -46,8 +51,9 @@ type fileEntry struct {
 	// which have none).
 	stat *fileStat
 	// fromCache: the name and mode are the stat cache's, so the entry is as in the last
-	// snapshot. cacheHit: the object name came from the cache.
-	fromCache, cacheHit bool
+	// snapshot. cacheHit: the object name came from the cache. settled: its stat data are
+	// old enough to be trusted next time (see settled).
+	fromCache, cacheHit, settled bool
 }
 
 // statOf is f's stat data: as read, or for a cache hit its cached record's (equal in every
@@ -277,9 +283,11 @@ const maxOpenedAhead = 256
 // directory. With garbage collection off, a buffer made per directory stays allocated for
 // the whole snapshot; a large worktree has tens of thousands of directories.
 type scratch struct {
-	buf  []byte   // getdents' buffer
-	ents []dirent // the directory's entries (their names are kept apart: see list)
-	rel  []byte   // an entry's path
+	buf    []byte      // getdents' buffer
+	ents   []dirent    // the directory's entries (their names are kept apart: see list)
+	rel    []byte      // an entry's path
+	files  []fileEntry // the directory's files, before keepFiles
+	queued []int32     // which of them need hashing
 }
 
 func newScratch() *scratch {
@@ -318,8 +326,12 @@ func (s *snapshotter) readDir(job subdir, sc *scratch) ([]subdir, error) {
 			return nil, err
 		}
 	}
-	n.files = make([]*fileEntry, 0, len(ents))
-	block := make([]fileEntry, len(ents)) // one allocation for the directory's entries
+	// The directory's files are recorded in the worker's block first: when the stat cache
+	// answers all of them, its run stands for them and nothing is kept (see keepFiles).
+	block := slices.Grow(sc.files[:0], len(ents))[:len(ents)]
+	defer func() { sc.files = block[:0] }()
+	queued := sc.queued[:0]
+	defer func() { sc.queued = queued[:0] }()
 	used := 0
 	var subs []subdir
 	// an entry's path, in the worker's buffer: it is only looked up (index, ignore rules) and
@@ -351,16 +363,80 @@ func (s *snapshotter) readDir(job subdir, sc *scratch) ([]subdir, error) {
 		if job.tracked.entry(rel, &entryBuf) {
 			ie = &entryBuf
 		}
-		added, err := s.fileEntry(n, dir, cached, &block[used], ie, rel, name, m, excluded)
+		added, queue, err := s.fileEntry(n, dir, cached, &block[used], ie, rel, name, m, excluded)
 		if err != nil {
 			s.closeAhead(subs)
 			return nil, err
+		}
+		if queue {
+			queued = append(queued, int32(used))
 		}
 		if added {
 			used++
 		}
 	}
+	s.keepFiles(n, cached, block[:used], queued)
 	return subs, nil
+}
+
+// keepFiles records a directory's files, read into a worker's block: as a count when the
+// stat cache answered every one of them with its name, mode and object name (with garbage
+// collection off, a record per file of a large worktree stayed allocated to the end), else
+// as copies, with those in queued (positions in files) queued for hashing.
+func (s *snapshotter) keepFiles(n *node, cached *cachedDir, files []fileEntry, queued []int32) {
+	if len(files) == 0 {
+		return
+	}
+	if s.wholesale(n, cached, files) {
+		n.cachedFiles = uint32(len(files))
+		s.count.Add(int64(len(files)))
+		return
+	}
+	kept := make([]fileEntry, len(files))
+	copy(kept, files)
+	n.files = slices.Grow(n.files, len(kept)) // after any gitlink dirEntry added
+	for i := range kept {
+		s.addFile(n, &kept[i])
+	}
+	if len(queued) > 0 {
+		s.mu.Lock()
+		for _, i := range queued {
+			s.pending = append(s.pending, &kept[i])
+		}
+		s.mu.Unlock()
+	}
+}
+
+// wholesale reports whether the cached run of n's directory stands for files: each found
+// unchanged in it, with its mode, and settled, and the run holding nothing else. Not with
+// content conversion, whose files go back to hashing (requeueCacheHits).
+func (s *snapshotter) wholesale(n *node, cached *cachedDir, files []fileEntry) bool {
+	if cached == nil || cached.raw == "" || len(n.files) > 0 || s.filtered.Load() {
+		return false
+	}
+	for i := range files {
+		if f := &files[i]; !f.cacheHit || !f.fromCache || !f.settled {
+			return false
+		}
+	}
+	return len(cached.fileOffsets()) == len(files)
+}
+
+// materialize decodes the cached run that stands for n's files (see keepFiles) into
+// entries, for the rare uses that need them one by one.
+func (s *snapshotter) materialize(n *node) {
+	if n.cachedFiles == 0 {
+		return
+	}
+	cd := s.cache.dirs[n.rel]
+	kept := make([]fileEntry, n.cachedFiles)
+	for i := range kept {
+		rec := cd.record(uint32(i))
+		kept[i] = fileEntry{name: rec.name, dir: n, hash: rec.hash, mode: rec.mode, cached: uint32(i),
+			fromCache: true, cacheHit: true, settled: true}
+		n.files = append(n.files, &kept[i])
+	}
+	n.cachedFiles = 0
 }
 
 // listDir returns job's directory and its entries: the cached listing when the directory
@@ -551,40 +627,33 @@ func (s *snapshotter) dirEntry(n *node, tracked trackedSpan, rel, name, parentAb
 // fileEntry handles a file or symlink: tracked ones are always kept, untracked ones unless
 // ignored; the object name comes from the index, the cache, or is queued for hashing.
 // e is its index entry or nil; f is storage for the entry; the result says whether it was used.
-func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *fileEntry, e *gitstore.IndexEntry, rel, name string, m *ignore.Matcher, excluded bool) (bool, error) {
+func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *fileEntry, e *gitstore.IndexEntry, rel, name string, m *ignore.Matcher, excluded bool) (added, queue bool, err error) {
 	if e != nil && e.SkipWorktree {
-		return false, nil // kept from the index by addKept, as git add leaves sparse entries alone
+		return false, false, nil // kept from the index by addKept, as git add leaves sparse entries alone
 	}
 	if e == nil && (excluded || m.Match(rel, false)) {
-		return false, nil
+		return false, false, nil
 	}
 	st, err := dir.lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil // vanished since the directory was read: deleted
+		return false, false, nil // vanished since the directory was read: deleted
 	}
 	if errors.Is(err, syscall.ENOTDIR) {
-		return false, errRetry // a directory on its path was replaced by a file: walk again
+		return false, false, errRetry // a directory on its path was replaced by a file: walk again
 	}
 	if err != nil {
-		return false, fmt.Errorf("snapshot: %w", err)
+		return false, false, fmt.Errorf("snapshot: %w", err)
 	}
 	if !st.isRegular() && !st.isSymlink() {
-		return false, nil // sockets, fifos, devices: git skips them too
+		return false, false, nil // sockets, fifos, devices: git skips them too
 	}
-	*f = fileEntry{name: name, dir: n, mode: s.gitMode(&st, e)}
-	s.addFile(n, f)
+	*f = fileEntry{name: name, dir: n, mode: s.gitMode(&st, e), settled: s.settled(&st)}
 	resolved := s.resolve(f, &st, e, cached)
 	if !f.cacheHit {
 		f.stat = new(fileStat)
 		*f.stat = st
 	}
-	if resolved {
-		return true, nil
-	}
-	s.mu.Lock()
-	s.pending = append(s.pending, f)
-	s.mu.Unlock()
-	return true, nil
+	return true, !resolved, nil
 }
 
 // resolve names f's blob from the stat cache or the index when their stat data still hold.
@@ -636,10 +705,15 @@ func (s *snapshotter) addFile(n *node, f *fileEntry) {
 
 // addKept puts back index entries git add -A leaves alone: skip-worktree (sparse) entries.
 func (s *snapshotter) addKept(root *node) {
+	materialized := false
 	for i := range s.tracked.len() {
 		e := s.tracked.entry(i)
 		if !e.SkipWorktree || e.Stage != 0 {
 			continue
+		}
+		if !materialized { // a sparse checkout: look at files one by one
+			s.materializeAll(root)
+			materialized = true
 		}
 		dir, name := splitPath(e.Path)
 		n := root.child(dir)
@@ -650,6 +724,14 @@ func (s *snapshotter) addKept(root *node) {
 	}
 }
 
+// materializeAll materializes every directory's wholesale files (see materialize).
+func (s *snapshotter) materializeAll(n *node) {
+	s.materialize(n)
+	for _, d := range n.dirs {
+		s.materializeAll(d)
+	}
+}
+
 func splitPath(p string) (string, string) {
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
 		return p[:i], p[i+1:]
@@ -657,7 +739,8 @@ func splitPath(p string) (string, string) {
 	return "", p
 }
 
-// hasName reports whether n already has a file or directory called name.
+// hasName reports whether n already has a file or directory called name (n has no
+// wholesale files: see materialize).
 func (n *node) hasName(name string) bool {
 	for _, f := range n.files {
 		if f.name == name {

@@ -61,6 +61,7 @@ func take(r *gitstore.Repo) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer boundGarbage()() // what follows makes garbage in proportion to the changes
 	s.addKept(root)
 	if s.filtered.Load() { // content conversion turned up during the walk: see wholesale
 		s.materializeAll(root)

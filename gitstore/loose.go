@@ -45,7 +45,7 @@ func (r *Repo) looseLevel() int {
 
 var zlibPools sync.Map // level → *sync.Pool of *zlib.Writer
 
-func zlibWriter(level int, buf *bytes.Buffer) *zlib.Writer {
+func zlibWriter(level int, buf io.Writer) *zlib.Writer {
 	p, _ := zlibPools.LoadOrStore(level, &sync.Pool{})
 	if w, ok := p.(*sync.Pool).Get().(*zlib.Writer); ok {
 		w.Reset(buf)
@@ -207,6 +207,19 @@ func createTempIn(dir, prefix string) (*os.File, error) {
 	return tmp, err
 }
 
+// copyBufs holds the buffers files are streamed through: io.Copy would make one per call.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// copyPooled is io.Copy through a pooled buffer.
+func copyPooled(dst io.Writer, src io.Reader) (int64, error) {
+	b := copyBufs.Get().(*[]byte)
+	defer copyBufs.Put(b)
+	return io.CopyBuffer(dst, onlyReader{src}, *b)
+}
+
+// onlyReader hides a reader's WriteTo, which would copy through a buffer of its own.
+type onlyReader struct{ io.Reader }
+
 // ErrSizeChanged means a file's size changed while it was being stored.
 var ErrSizeChanged = errors.New("file changed size while being read")
 
@@ -228,7 +241,7 @@ func hashFileBlob(path string, size int64) (Hash, error) {
 	defer f.Close()
 	hw := sha1.New()
 	writeHeader(hw, BlobObject, size)
-	n, err := io.Copy(hw, f)
+	n, err := copyPooled(hw, f)
 	if err != nil {
 		return ZeroHash, err
 	}
@@ -254,15 +267,13 @@ func (r *Repo) writeLooseFile(h Hash, path string, size int64) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	zw, err := zlib.NewWriterLevel(tmp, r.looseLevel())
-	if err != nil {
-		tmp.Close()
-		return err
-	}
+	level := r.looseLevel()
+	zw := zlibWriter(level, tmp)
+	defer putZlibWriter(level, zw)
 	hw := sha1.New()
 	w := io.MultiWriter(zw, hw)
 	writeHeader(w, BlobObject, size)
-	n, err := io.Copy(w, src)
+	n, err := copyPooled(w, src)
 	if err == nil && n != size {
 		err = ErrSizeChanged
 	}

@@ -218,8 +218,10 @@ func parseLsFilesStage(out []byte) map[string]gitstore.Hash {
 }
 
 // streamAbove is the size from which files are hashed and stored by streaming rather than
-// read whole into memory.
-const streamAbove = 32 << 20
+// read whole into memory: a larger file is read twice (to name it, then, if new, to store
+// it), but the hashing workers' buffers stay this small, where one large file made each
+// worker's buffer as large for the rest of the snapshot.
+const streamAbove = 256 << 10
 
 // hashLargeFile names and stores a large regular file without holding it in memory.
 func (s *snapshotter) hashLargeFile(f *fileEntry, abs string) error {

@@ -53,7 +53,7 @@ type cachedFile struct {
 	hash gitstore.Hash
 }
 
-const cacheMagic = "GLSC\x00\x00\x00\x05"
+const cacheMagic = "GLSC\x00\x00\x00\x06"
 
 func newStatCache() *statCache {
 	return &statCache{dirs: map[string]*cachedDir{}}
@@ -86,13 +86,8 @@ func (d *cachedDir) record(i uint32) cachedFile {
 	if d.raw == "" {
 		return d.files[i]
 	}
-	dec := decoder{all: d.raw, buf: unsafe.Slice(unsafe.StringData(d.raw), len(d.raw))[d.fileOffsets()[i]:]}
+	dec := decoder{all: d.raw, buf: unsafeBytes(d.raw)[d.fileOffsets()[i]:]}
 	return dec.file()
-}
-
-// recordName is the name of the file record at off in raw (checked by fileOffsets).
-func (d *cachedDir) recordName(off uint32) string {
-	return d.raw[off+4 : off+4+strU32(d.raw[off:])]
 }
 
 // fileOffsets returns where each file record of raw starts, finding them on first use.
@@ -105,39 +100,6 @@ func (d *cachedDir) fileOffsets() []uint32 {
 func strU32(s string) uint32 {
 	_ = s[3]
 	return uint32(s[0])<<24 | uint32(s[1])<<16 | uint32(s[2])<<8 | uint32(s[3])
-}
-
-// fileRecordTail is a file record's size after its name: mode, object name, size, mtime,
-// ctime and inode.
-const fileRecordTail = 4 + 20 + 6*8
-
-// recordOffsets finds the file records of a directory's run (see the format below); a damaged
-// run, which the file's checksum makes unlikely, gives none: nothing is trusted.
-func recordOffsets(raw string) []uint32 {
-	if len(raw) < 4 {
-		return nil
-	}
-	n := strU32(raw)
-	if uint64(n) > uint64(len(raw)) {
-		return nil
-	}
-	offs := make([]uint32, 0, n)
-	off := uint64(4)
-	for j := uint32(0); j < n; j++ {
-		if off+4 > uint64(len(raw)) {
-			return nil
-		}
-		nameLen := uint64(strU32(raw[off:]))
-		if off+4+nameLen+fileRecordTail > uint64(len(raw)) {
-			return nil
-		}
-		offs = append(offs, uint32(off))
-		off += 4 + nameLen + fileRecordTail
-	}
-	if off != uint64(len(raw)) {
-		return nil
-	}
-	return offs
 }
 
 // knownTree reports whether tree h was part of the last snapshot (so it exists).
@@ -186,10 +148,10 @@ var errCacheCorrupt = errors.New("snapshot cache corrupt")
 var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Format: magic, root tree, directory count, then per directory its path, tree, entry count,
-// its files as one length-prefixed run (file count, then per file its name, mode, object
-// name, size, mtime, ctime, inode), its listing (possibly empty) and, if there is one, the
-// directory's size, mtime, ctime, inode and device; then a CRC-32C of everything before
-// it. Integers are big-endian.
+// its files as one length-prefixed run (file count, then per file a record: see
+// appendFileRecord), its listing (possibly empty) and, if there is one, the directory's
+// size, mtime, ctime, inode and device; then a CRC-32C of everything before it. Integers
+// outside the records are big-endian and fixed-width.
 
 // parseStatCache decodes the cache. Names are substrings of data, which must not change.
 func parseStatCache(data []byte) (*statCache, error) {
@@ -225,17 +187,6 @@ type decoder struct {
 	all string // the whole body, to slice names from without copying
 	buf []byte // what is left to decode (a suffix of all)
 	err error
-}
-
-func (d *decoder) file() cachedFile {
-	f := cachedFile{name: d.str(), mode: d.u32()}
-	copy(f.hash[:], d.bytes(20))
-	f.stat.mode = unixModeFromGit(f.mode)
-	f.stat.size = int64(d.u64())
-	f.stat.mtimeSec, f.stat.mtimeNsec = int64(d.u64()), int64(d.u64())
-	f.stat.ctimeSec, f.stat.ctimeNsec = int64(d.u64()), int64(d.u64())
-	f.stat.ino = d.u64()
-	return f
 }
 
 func (d *decoder) dirStat() fileStat {
@@ -330,7 +281,7 @@ func (c *statCache) encodeTo(w io.Writer) error {
 			}
 			// as bytes: io.MultiWriter's WriteString copies a string for a writer (the CRC)
 			// without a WriteString of its own, and the copies would stay
-			if _, err := out.Write(unsafe.Slice(unsafe.StringData(cd.raw), len(cd.raw))); err != nil {
+			if _, err := out.Write(unsafeBytes(cd.raw)); err != nil {
 				return err
 			}
 			buf = appendListing(buf[:0], cd)
@@ -338,18 +289,13 @@ func (c *statCache) encodeTo(w io.Writer) error {
 		}
 		files := cd.files
 		run := 4
-		for _, f := range files {
-			run += 4 + len(f.name) + 4 + len(f.hash) + 6*8
+		for i := range files {
+			run += fileRecordLen(&files[i])
 		}
 		buf = binary.BigEndian.AppendUint32(buf, uint32(run)) // the run's length
 		buf = binary.BigEndian.AppendUint32(buf, uint32(len(files)))
-		for _, f := range files {
-			buf = appendStr(buf, f.name)
-			buf = binary.BigEndian.AppendUint32(buf, f.mode)
-			buf = append(buf, f.hash[:]...)
-			for _, v := range []int64{f.stat.size, f.stat.mtimeSec, f.stat.mtimeNsec, f.stat.ctimeSec, f.stat.ctimeNsec, int64(f.stat.ino)} {
-				buf = binary.BigEndian.AppendUint64(buf, uint64(v))
-			}
+		for i := range files {
+			buf = appendFileRecord(buf, &files[i])
 			if len(buf) > 3<<10 {
 				if _, err := out.Write(buf); err != nil {
 					return err
@@ -375,8 +321,8 @@ func (c *statCache) encodedSize() int {
 			n += 4 + len(cd.raw)
 		} else {
 			n += 8
-			for _, f := range cd.files {
-				n += 4 + len(f.name) + 4 + len(f.hash) + 6*8
+			for i := range cd.files {
+				n += fileRecordLen(&cd.files[i])
 			}
 		}
 		n += 4 + len(cd.listing)
@@ -409,4 +355,9 @@ func (c *statCache) save(path string) error {
 		return fmt.Errorf("save snapshot cache: %w", err)
 	}
 	return nil
+}
+
+// unsafeBytes is s's bytes, to be read only.
+func unsafeBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }

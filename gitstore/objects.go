@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -54,21 +56,37 @@ func (t ObjectType) String() string { return plumbing.ObjectType(t).String() }
 
 // HashObject computes the name git gives data stored as an object of type t.
 func HashObject(t ObjectType, data []byte) Hash {
-	h := sha1.New()
-	writeHeader(h, t, int64(len(data)))
-	h.Write(data)
+	o := objectHashers.Get().(*objectHasher)
+	defer objectHashers.Put(o)
+	o.h.Reset()
+	o.h.Write(appendHeader(o.header[:0], t, int64(len(data))))
+	o.h.Write(data)
 	var out Hash
-	h.Sum(out[:0])
+	o.h.Sum(out[:0])
 	return out
+}
+
+// objectHasher is a SHA-1 state and room for an object header, pooled: a snapshot names
+// thousands of objects, and with garbage collection off a state made for each stayed
+// allocated until exit.
+type objectHasher struct {
+	h      hash.Hash
+	header [32]byte
+}
+
+var objectHashers = sync.Pool{New: func() any { return &objectHasher{h: sha1.New()} }}
+
+// appendHeader appends an object's header ("blob 12\x00") to b.
+func appendHeader(b []byte, t ObjectType, size int64) []byte {
+	b = append(b, t.String()...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, size, 10)
+	return append(b, 0)
 }
 
 func writeHeader(w io.Writer, t ObjectType, size int64) {
 	var buf [32]byte
-	b := append(buf[:0], t.String()...)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, size, 10)
-	b = append(b, 0)
-	w.Write(b)
+	w.Write(appendHeader(buf[:0], t, size))
 }
 
 // WriteObject stores data as a loose object unless an object of that name already exists

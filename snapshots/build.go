@@ -1,10 +1,12 @@
 package snapshots
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -77,6 +79,7 @@ func (s *snapshotter) writeTree(n *node, count int) (gitstore.Hash, error) {
 // listings, also of directories with nothing to record (empty, or only ignored files).
 func (s *snapshotter) nextCache(root *node) *statCache {
 	c := &statCache{dirs: make(map[string]*cachedDir, len(s.cache.dirs)), root: root.tree}
+	var sorted []*fileEntry // scratch: one directory's cacheable files at a time
 	var visit func(n *node)
 	visit = func(n *node) {
 		cd := &cachedDir{tree: n.tree, listing: n.listing, dirStat: n.dirStat}
@@ -85,13 +88,14 @@ func (s *snapshotter) nextCache(root *node) *statCache {
 		} else if raw, ok := s.unchangedRun(n); ok {
 			cd.raw, cd.entries = raw, uint32(len(n.files)) // as read: no copy of its files
 		} else if !n.tree.IsZero() {
-			cd.entries, cd.files = uint32(len(n.files)), make([]cachedFile, 0, len(n.files))
+			cd.entries = uint32(len(n.files))
+			sorted = sorted[:0]
 			for _, f := range n.files {
 				if s.cacheable(f) {
-					cd.files = append(cd.files, cachedFile{name: f.name, stat: s.statOf(f), mode: f.mode, hash: f.hash})
+					sorted = append(sorted, f)
 				}
 			}
-			slices.SortFunc(cd.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
+			cd.raw = s.encodeRun(sorted)
 		}
 		for _, d := range n.dirs {
 			visit(d)
@@ -105,6 +109,27 @@ func (s *snapshotter) nextCache(root *node) *statCache {
 	}
 	visit(root)
 	return c
+}
+
+// encodeRun encodes files, sorted here by name, as a directory's run of the stat cache
+// (see parseStatCache), in one allocation of its exact size: the records of a changed
+// directory, built as they are written.
+func (s *snapshotter) encodeRun(files []*fileEntry) string {
+	slices.SortFunc(files, func(a, b *fileEntry) int { return strings.Compare(a.name, b.name) })
+	record := func(f *fileEntry) cachedFile {
+		return cachedFile{name: f.name, stat: s.statOf(f), mode: f.mode, hash: f.hash}
+	}
+	size := 4
+	for _, f := range files {
+		rec := record(f)
+		size += fileRecordLen(&rec)
+	}
+	buf := binary.BigEndian.AppendUint32(make([]byte, 0, size), uint32(len(files)))
+	for _, f := range files {
+		rec := record(f)
+		buf = appendFileRecord(buf, &rec)
+	}
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
 }
 
 // unchangedRun returns the cache's encoded run of n's files when the next cache would hold

@@ -15,13 +15,13 @@ import (
 // minHeadroom), so a large worktree's many live bytes are not marked over and over.
 
 // minHeadroom is the least garbage allowed to pile up between collections while writing.
-const minHeadroom = 8 << 20
+const minHeadroom = 4 << 20
 
 // boundGarbage lowers the memory limit to the memory in use plus a headroom, when that is
 // lower than the current limit, and returns what restores it.
 func boundGarbage() (restore func()) {
 	used := memoryInUse()
-	limit := used + max(used/4, minHeadroom)
+	limit := used + max(used/8, minHeadroom)
 	prev := debug.SetMemoryLimit(-1) // a negative limit only reads it
 	if used == 0 || limit >= prev {
 		return func() {}

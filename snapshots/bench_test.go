@@ -3,6 +3,10 @@ package snapshots
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -51,4 +55,83 @@ func BenchmarkTakeClean(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkTakeCleanPerFile snapshots unchanged generated trees of growing size (100 files
+// a directory, a fifth of them untracked) and reports the bytes a snapshot allocates per
+// file of the tree. git-loop runs with garbage collection off, so with -benchmem this is the
+// memory a clean snapshot adds, and a flat B/file across sizes shows it bounded per file, as
+// git's own is. The 1,000,000-file tree is made only with GITLOOP_BENCH_1M=1 (it takes
+// minutes to write and add); GITLOOP_BENCH_TREES=DIR keeps the trees between runs.
+func BenchmarkTakeCleanPerFile(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if os.Getenv("GITLOOP_BENCH_1M") != "" {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, files := range sizes {
+		b.Run(fmt.Sprintf("files=%d", files), func(b *testing.B) {
+			dir := benchTree(b, files)
+			if r, err := gitstore.Open(dir); err != nil {
+				b.Fatal(err)
+			} else if _, err := Take(r); err != nil { // warm the stat cache
+				b.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				r, err := gitstore.Open(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res, err := Take(r); err != nil || res.Files != files {
+					b.Fatalf("snapshot: %+v, %v; want %d files", res, err, files)
+				}
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(files), "B/file")
+		})
+	}
+}
+
+// benchTree is a repository of files files, 100 a directory in directories of 100, four
+// fifths of them committed to the index; under $GITLOOP_BENCH_TREES when set, and kept.
+func benchTree(b *testing.B, files int) string {
+	hermeticB(b)
+	var dir string
+	if keep := os.Getenv("GITLOOP_BENCH_TREES"); keep != "" {
+		dir = filepath.Join(keep, fmt.Sprintf("tree-%d", files))
+		if _, err := os.Stat(filepath.Join(dir, ".git", "index")); err == nil {
+			return dir
+		}
+	} else {
+		dir = b.TempDir()
+	}
+	if out, err := gitEnv(dir, nil, "init", "-q"); err != nil {
+		b.Fatal(out)
+	}
+	var tracked []string
+	for i := 0; i < files; i++ {
+		rel := fmt.Sprintf("d%03d/e%03d/f%03d.go", i/10000, i/100%100, i%100)
+		p := filepath.Join(dir, rel)
+		if i%100 == 0 {
+			if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("package x // %d\n", i)), 0o666); err != nil {
+			b.Fatal(err)
+		}
+		if i%5 != 0 {
+			tracked = append(tracked, rel)
+		}
+	}
+	cmd := exec.Command("git", "add", "--pathspec-from-file=-")
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(strings.Join(tracked, "\n"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("git add: %v: %s", err, out)
+	}
+	return dir
 }

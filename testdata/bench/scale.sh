@@ -41,10 +41,14 @@ fi
 # time_us CMD... : wall time of one run in microseconds, read straight from EPOCHREALTIME
 time_us() { local t0=${EPOCHREALTIME/./} t1; "$@" >/dev/null; t1=${EPOCHREALTIME/./}; echo $((t1 - t0)); }
 # rss_kb CMD... : peak resident set of CMD's largest process, in kB, median of 3; its stdin
-# is the file $RSS_STDIN (default /dev/null)
+# is the file $RSS_STDIN (default /dev/null). With POOL set, the files it lists are changed
+# (touch_files, tagged $TAG) before each of the 3 runs, so that each measures a change.
 rss_kb() {
 	[ -n "$gnutime" ] || { echo 0; return; }
-	for _ in 1 2 3; do "$gnutime" -f %M -o "$work/rss" "$@" <"${RSS_STDIN:-/dev/null}" >/dev/null; cat "$work/rss"; done | median
+	for i in 1 2 3; do
+		[ -z "${POOL:-}" ] || touch_files "$TAG$i" "$POOL"
+		"$gnutime" -f %M -o "$work/rss" "$@" <"${RSS_STDIN:-/dev/null}" >/dev/null; cat "$work/rss"
+	done | median
 }
 report() { # name, git times, git-loop times, git kB, git-loop kB
 	local g l; g=$(median <"$2"); l=$(median <"$3")
@@ -85,10 +89,8 @@ checkpoints() { # name, pool file or "" for a clean tree
 		time_us git-loop checkpoint >>"$work/l"
 	done
 	local gm lm
-	[ -z "$2" ] || touch_files gm "$2"
-	gm=$(rss_kb gitsnap)
-	[ -z "$2" ] || touch_files lm "$2"
-	lm=$(rss_kb git-loop checkpoint)
+	gm=$(POOL=$2 TAG=gm rss_kb gitsnap)
+	lm=$(POOL=$2 TAG=lm rss_kb git-loop checkpoint)
 	report "$1" "$work/g" "$work/l" "$gm" "$lm"
 }
 echo "== checkpoints ($rounds rounds each, alternating)"

@@ -1,6 +1,7 @@
 package gitstore
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,9 +100,11 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 		return MaintenanceDecision{Started: true, Reason: "too many loose objects"}
 	}
 	// The loose-objects task's own threshold (maintenance.loose-objects.auto, 0: never),
-	// estimated from objects/17 as gc estimates its own; git counts exactly before it packs.
+	// estimated from a sixteenth of the fan-out directories (git counts exactly before it
+	// packs): objects/17 alone, as gc estimates its far larger threshold, would let a
+	// hundred become five hundred, each a file of its own, before anything is packed.
 	if limit := r.configInt("maintenance", "loose-objects", "auto", defaultLooseObjectAuto); limit != 0 {
-		if limit < 0 || looseOverThreshold(objects, (limit+255)/256) {
+		if limit < 0 || looseSampled(objects) > limit {
 			return MaintenanceDecision{Started: true, Reason: "loose objects to pack", Tasks: looseObjectTasks}
 		}
 	}
@@ -145,6 +148,21 @@ func looseOverThreshold(objects string, threshold int64) bool {
 		}
 	}
 	return false
+}
+
+// looseSampled estimates the loose objects from the sixteen fan-out directories 00, 11, …,
+// ff: sixteen times what they hold.
+func looseSampled(objects string) int64 {
+	var n int64
+	for i := 0; i < 256; i += 17 {
+		names, _ := readDirNames(filepath.Join(objects, fmt.Sprintf("%02x", i)))
+		for _, name := range names {
+			if len(name) == 38 && strings.Trim(name, "0123456789abcdef") == "" {
+				n++
+			}
+		}
+	}
+	return 16 * n
 }
 
 // countPacks is git's too_many_packs count: local packs without a .keep file.

@@ -15,10 +15,16 @@ import (
 // objects (it counts objects/17) sees n of them.
 func looseIn17(t *testing.T, dir string, n int) {
 	t.Helper()
+	looseIn(t, dir, 0x17, n)
+}
+
+// looseIn commits n files whose blobs are named with the first byte fanout.
+func looseIn(t *testing.T, dir string, fanout byte, n int) {
+	t.Helper()
 	made := 0
 	for i := 0; made < n; i++ {
 		content := []byte(fmt.Sprintf("content %d\n", i))
-		if h := HashObject(BlobObject, content); h[0] != 0x17 {
+		if h := HashObject(BlobObject, content); h[0] != fanout {
 			continue
 		}
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d", i)), content, 0o644); err != nil {
@@ -98,6 +104,7 @@ func TestAutoMaintenanceDecisions(t *testing.T) {
 	_, dir := refsNewRepo(t)
 	refsGit(t, dir, "config", "maintenance.auto", "true")
 	looseIn17(t, dir, 3)
+	looseIn(t, dir, 0x11, 7) // objects/11 is among the 16 directories the task's estimate reads: 7*16 > 100
 	for _, tc := range []struct {
 		config  [][2]string
 		started bool

@@ -109,8 +109,11 @@ func benchTree(b *testing.B, files int) string {
 	} else {
 		dir = b.TempDir()
 	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		b.Fatal(err)
+	}
 	if out, err := gitEnv(dir, nil, "init", "-q"); err != nil {
-		b.Fatal(out)
+		b.Fatalf("git init: %v: %s", err, out)
 	}
 	var tracked []string
 	for i := 0; i < files; i++ {

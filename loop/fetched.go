@@ -79,7 +79,7 @@ func untrusted(name, command string) error {
 	if command != "" {
 		again = "run `git loop " + command + " " + name + " --trust` to run them"
 	}
-	return fmt.Errorf("%w: %s was fetched from a remote, so its gate commands were written by someone else; read them with `git loop status %s`, then %s",
+	return fmt.Errorf("%w: %s was fetched from a remote, so its gate and evaluator commands were written by someone else; read them with `git loop status %s`, then %s",
 		ErrUntrusted, name, name, again)
 }
 

@@ -71,7 +71,7 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 	}
 	for _, g := range results {
 		if g.Failed() && g.Judge != nil {
-			fmt.Fprintf(w, "\n--- %s (%s, evaluator `%s`):\n%s", g.Name, g.Judge.Verdict, g.Judge.Evaluator, g.Tail)
+			fmt.Fprintf(w, "\n--- %s (%s, evaluator `%s`):\n%s\n", g.Name, g.Judge.Verdict, g.Judge.Evaluator, strings.TrimRight(g.Tail, "\n"))
 		} else if g.Failed() {
 			fmt.Fprintf(w, "\n--- %s (%s, exit %d):\n%s\n", g.Name, g.Status, g.ExitCode, strings.TrimRight(textutil.LastLines(g.Tail, tailLines), "\n"))
 		}

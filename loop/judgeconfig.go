@@ -135,3 +135,19 @@ func (c *Config) setJudges(conditions []string, ev Evaluator) error {
 	c.Evaluator = &ev
 	return nil
 }
+
+// JudgeRun is what an evaluator gate's column shows where a gate shows its command.
+const JudgeRun = "evaluator judges: "
+
+// AllGates is the loop's gates as a person reads them, in layer order: its command gates,
+// then one per judge, whose Run is JudgeRun and the condition.
+func (c *Config) AllGates() []Gate {
+	if len(c.Judges) == 0 {
+		return c.Gates
+	}
+	all := append([]Gate(nil), c.Gates...)
+	for _, j := range c.Judges {
+		all = append(all, Gate{Name: j.Name, Run: JudgeRun + j.Condition})
+	}
+	return all
+}

@@ -393,6 +393,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			},
 		},
 		runCommand(out, errOut),
+		goalCommand(out, errOut),
 		importCommand(out),
 	}
 	cmds = append(cmds, historyCommands(out)...)

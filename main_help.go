@@ -43,6 +43,9 @@ git loop start --prompt-file spec.md --max-iterations 20   # gates from .gitloop
     -p "Fix the failing tests in parser/; change only parser/." -- claude -p
 git loop run -- codex exec                      # drive the worktree's loop again
 git loop run -- aider --yes --message '{prompt}'`,
+	"goal": `git config loop.evaluator 'claude -p --model haiku'   # once: who judges
+git loop goal 'every call site compiles and the auth tests pass; no other test file changed'
+git loop goal 'the README explains --judge' -- claude -p   # driven, as with run`,
 	"import":  "git loop import .claude/ralph-loop.local.md --dry-run   # what would be carried over",
 	"log":     "git loop log -n 20          # the newest 20 iterations\ngit loop log origin/fix --json",
 	"show":    "git loop show               # the newest iteration\ngit loop show fix-login 7",

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -64,7 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkPromiseArgs(args)
 	}
-	if err == nil && !hasAgent && !asksHelp(args) {
+	if err == nil && !hasAgent && !asksHelp(args) && !(args[1] == "bisect" && slices.Contains(args, "--judge")) { // bisect --judge needs no command
 		err = missingCommand(args[1])
 	}
 	if err == nil {

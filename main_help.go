@@ -52,7 +52,7 @@ git loop goal 'the README explains --judge' -- claude -p   # driven, as with run
 	"diff":    "git loop diff               # the last iteration against the one before\ngit loop diff 3 7",
 	"report":  "git loop report             # Markdown, for a reviewer\ngit loop report fix --format html -o fix.html",
 	"restore": "git loop restore 5          # the current worktree is recorded first",
-	"bisect":  "git loop bisect -- go test ./parser/...\ngit loop bisect fix --good 2 -- sh -c 'make && ./smoke-test'",
+	"bisect":  "git loop bisect -- go test ./parser/...\ngit loop bisect fix --good 2 -- sh -c 'make && ./smoke-test'\ngit loop bisect --judge      # the first iteration the evaluator judges unmet",
 	"push":    "git loop push               # every loop, to origin\ngit loop push origin fix:fix-2   # loop fix as the remote's fix-2",
 	"fetch":   "git loop fetch && git loop log origin/fix",
 	"install": "git loop install claude     # .claude/settings.json of this project\ngit loop install codex --user\ngit loop install man        # the manual page, for man git-loop and git loop --help",

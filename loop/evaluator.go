@@ -339,3 +339,31 @@ func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateRes
 		fail(GateFail, VerdictUnmet, textutil.OrDefaultString(v.Reason, "the evaluator gave no reason"))
 	}
 }
+
+// JudgeSnapshot judges loop name's conditions on the snapshot of iteration rec, checked out
+// in dir, with the message the agent gave then; the command gates are taken as passed (a
+// bisect by judges asks only the evaluator). A verdict recorded for the same tree and
+// message is reused. Nothing is recorded, and runs do not count against the budget. A
+// fetched loop's evaluator runs with Trust only.
+func (s *Store) JudgeSnapshot(ctx context.Context, name string, rec *Iteration, dir string) ([]GateResult, error) {
+	if err := s.CheckTrust(name, "bisect --judge"); err != nil {
+		return nil, err
+	}
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.Config(name, st)
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.Judges) == 0 {
+		return nil, fmt.Errorf("%w: loop %q has no judge to bisect by; give the test command after --", ErrConfig, name)
+	}
+	tree, err := gitstore.ParseHash(rec.Tree)
+	if err != nil {
+		return nil, fmt.Errorf("%w: iteration %d has no snapshot tree", ErrCorrupt, rec.Number)
+	}
+	return s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: tree, message: rec.Message, messageKnown: rec.Signals != nil,
+		opts: RunOptions{Dir: dir}}), nil
+}

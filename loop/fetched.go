@@ -83,6 +83,15 @@ func untrusted(name, command string) error {
 		ErrUntrusted, name, name, again)
 }
 
+// CheckTrust refuses to run fetched loop name's stored commands (gates, evaluator) unless the
+// person passed --trust (s.Trust); command is the git loop command to run again with it.
+func (s *Store) CheckTrust(name, command string) error {
+	if IsFetched(name) && !s.Trust {
+		return untrusted(name, command)
+	}
+	return nil
+}
+
 // ListFetched returns the state of every fetched loop, named REMOTE/NAME and sorted, with the
 // refs under refs/loop-remotes/ that are not loops described in skipped.
 func (s *Store) ListFetched() (loops []*State, skipped []string, err error) {

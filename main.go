@@ -297,14 +297,8 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					return err
 				}
 				return withStore(func(s *loop.Store) error {
-					st, err := s.Start(opts)
-					if err != nil {
-						return err
-					}
-					if err := review.PrintState(out, st, c.Bool("json"), "started"); err != nil || c.Bool("json") {
-						return err
-					}
-					if err := printShapeOf(out, s, st.Name); err != nil || !c.IsSet(slashArgsFlag.Name) {
+					st, err := startAndPrint(out, s, opts, c.Bool("json"))
+					if err != nil || st == nil || !c.IsSet(slashArgsFlag.Name) {
 						return err
 					}
 					return printBriefing(out, s, st)

@@ -46,14 +46,8 @@ func goalCommand(out, errOut io.Writer) *cli.Command {
 				return usageError{msg: fmt.Sprintf("%s only apply when goal drives an agent (after --, e.g. `git loop goal 'COND' -- claude -p`)", set)}
 			}
 			return withStore(func(s *loop.Store) error {
-				st, err := s.Start(opts)
-				if err != nil {
-					return err
-				}
-				if err := review.PrintState(out, st, c.Bool("json"), "started"); err != nil || c.Bool("json") {
-					return err
-				}
-				return printShapeOf(out, s, st.Name)
+				_, err := startAndPrint(out, s, opts, c.Bool("json"))
+				return err
 			})
 		},
 	}
@@ -85,4 +79,17 @@ func parseGoal(c *cli.Context) (loop.StartOptions, error) {
 		f.Prompt = cond
 	}
 	return opts, nil
+}
+
+// startAndPrint starts a loop and prints it as start does: its state (or JSON), then its shape.
+// The state is nil after JSON, which says everything.
+func startAndPrint(out io.Writer, s *loop.Store, opts loop.StartOptions, asJSON bool) (*loop.State, error) {
+	st, err := s.Start(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := review.PrintState(out, st, asJSON, "started"); err != nil || asJSON {
+		return nil, err
+	}
+	return st, printShapeOf(out, s, st.Name)
 }

@@ -16,14 +16,7 @@ import (
 // the loop's evaluator budget). A fetched loop's gates and evaluator run, with Trust only,
 // on this worktree.
 func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]GateResult, error) {
-	if IsFetched(name) && !s.Trust {
-		return nil, untrusted(name, "check")
-	}
-	_, st, err := s.ReadState(name)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := s.Config(name, st)
+	st, cfg, err := s.trustedConfig(name, "check")
 	if err != nil {
 		return nil, err
 	}
@@ -55,6 +48,20 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 		}
 	}
 	return append(results, s.runJudges(ctx, r)...), nil
+}
+
+// trustedConfig reads loop name's state and configuration to run its commands, refusing a
+// fetched loop's without Trust (command is the git loop command to run again with --trust).
+func (s *Store) trustedConfig(name, command string) (*State, *Config, error) {
+	if err := s.CheckTrust(name, command); err != nil {
+		return nil, nil, err
+	}
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := s.Config(name, st)
+	return st, cfg, err
 }
 
 // PrintGates writes one line per gate and the output tail of those that did not pass.

@@ -346,14 +346,7 @@ func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateRes
 // message is reused. Nothing is recorded, and runs do not count against the budget. A
 // fetched loop's evaluator runs with Trust only.
 func (s *Store) JudgeSnapshot(ctx context.Context, name string, rec *Iteration, dir string) ([]GateResult, error) {
-	if err := s.CheckTrust(name, "bisect --judge"); err != nil {
-		return nil, err
-	}
-	_, st, err := s.ReadState(name)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := s.Config(name, st)
+	st, cfg, err := s.trustedConfig(name, "bisect --judge")
 	if err != nil {
 		return nil, err
 	}

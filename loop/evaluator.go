@@ -294,7 +294,10 @@ func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateRes
 	}
 	cmd := gateCommand(ev.Command)
 	cmd.Dir, cmd.Stdin = opts.Dir, strings.NewReader(input)
-	cmd.Env = append(append(os.Environ(), opts.Env...), "GIT_LOOP_JUDGE="+res.Name)
+	// An evaluator that is itself a hooked agent (claude -p in this worktree) must not have
+	// its own stops judged by this loop: as under `git loop run`, git-loop's hook stays out
+	// of its way.
+	cmd.Env = append(append(os.Environ(), opts.Env...), "GIT_LOOP_JUDGE="+res.Name, DriverEnv+"=1")
 	stdout, stderr := NewTailBuffer(evaluatorOutputBytes), NewTailBuffer(evaluatorKeptBytes)
 	run, err := RunInGroup(ctx, cmd, timeout, stdout, stderr)
 	res.Duration = run.Duration

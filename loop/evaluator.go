@@ -138,10 +138,9 @@ func (s *Store) runJudges(ctx context.Context, r judgeRun) []GateResult {
 			results[i].Tail = judgeTail(results[i].Judge)
 			continue
 		}
-		wg.Go(func() {
-			in.Condition = cfg.Judges[i].Condition
-			runEvaluator(ctx, ev, judge.Build(in), &results[i], r.opts)
-		})
+		one := in // each run reads its own condition: the runs share nothing but results
+		one.Condition = cfg.Judges[i].Condition
+		wg.Go(func() { runEvaluator(ctx, ev, judge.Build(one), &results[i], r.opts) })
 	}
 	wg.Wait()
 	return results

@@ -177,7 +177,7 @@ func (s *Store) cachedVerdict(name string, st *State, res *GateResult) bool {
 		return false
 	}
 	for _, g := range rec.Gates {
-		if g.Judge != nil && g.Judge.Key == res.Judge.Key && g.Judge.Ran {
+		if g.Judge != nil && g.Judge.Key == res.Judge.Key && g.Judge.Ran && g.Judge.judged() {
 			layer := res.Layer
 			*res = g
 			res.Layer, res.Duration = layer, 0
@@ -190,8 +190,16 @@ func (s *Store) cachedVerdict(name string, st *State, res *GateResult) bool {
 	return false
 }
 
-// rememberVerdicts records in next where this iteration's fresh verdicts are, and counts
-// the evaluator's runs and cost against its budget.
+// judged reports whether the evaluator gave a verdict (met, unmet or impossible), the only
+// results reused for the same key: a run that failed, timed out, was cut by the stop's
+// deadline or printed no valid verdict said nothing about the work, so the next stop asks
+// again (it still counts against the budget).
+func (j *JudgeInfo) judged() bool {
+	return j.Verdict == VerdictMet || j.Verdict == VerdictUnmet || j.Verdict == VerdictImpossible
+}
+
+// rememberVerdicts records in next where this iteration's verdicts are, and counts the
+// evaluator's runs and cost against its budget.
 func rememberVerdicts(next *State, results []GateResult) {
 	for _, g := range results {
 		if g.Judge == nil || !g.Judge.Ran {
@@ -199,7 +207,9 @@ func rememberVerdicts(next *State, results []GateResult) {
 		}
 		next.EvaluatorRuns++
 		next.EvaluatorCost += g.Judge.CostUSD
-		next.Verdicts = append(next.Verdicts, VerdictMemo{Key: g.Judge.Key, Iteration: next.Iteration})
+		if g.Judge.judged() {
+			next.Verdicts = append(next.Verdicts, VerdictMemo{Key: g.Judge.Key, Iteration: next.Iteration})
+		}
 	}
 	if len(next.Verdicts) > maxVerdictMemos {
 		next.Verdicts = append([]VerdictMemo(nil), next.Verdicts[len(next.Verdicts)-maxVerdictMemos:]...)

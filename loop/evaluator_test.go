@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,23 @@ func TestJudgesEachReadTheirOwnCondition(t *testing.T) {
 		if want := strings.HasPrefix(conds[i], "alpha"); g.Passed() != want {
 			t.Errorf("judge %s passed = %v, want %v", g.Name, g.Passed(), want)
 		}
+	}
+}
+
+// Only a verdict is reused for the same tree and message: an evaluator that failed (here it
+// exits 1 on its first run) is asked again at the next stop, which then judges met.
+func TestFailedEvaluatorRunIsNotReused(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "ran") // outside the worktree, whose tree must not change
+	s, _ := startJudged(t, `cat >/dev/null; if [ -e '`+mark+`' ]; then echo '{"met": true}'; else : > '`+mark+`'; echo overloaded >&2; exit 1; fi`, "it holds")
+	r := stop(t, s, StopInput{Message: "Done."})
+	if j := r.Iteration.Gates[1].Judge; r.Verdict.Decision != DecideContinue || j.Verdict != VerdictFailed {
+		t.Fatalf("first stop: %s, judge %+v; want continue on a failed run", r.Verdict.Decision, j)
+	}
+	r = stop(t, s, StopInput{Message: "Done."})
+	if j := r.Iteration.Gates[1].Judge; r.Verdict.Decision != DecideComplete || !j.Ran || j.CachedFrom != 0 {
+		t.Fatalf("second stop, same tree and message: %s (%s), judge %+v; want the evaluator asked again, and met", r.Verdict.Decision, r.Verdict.Reason, j)
+	}
+	if r.State.EvaluatorRuns != 2 {
+		t.Errorf("%d evaluator runs counted, want 2: a failed run counts against the budget", r.State.EvaluatorRuns)
 	}
 }

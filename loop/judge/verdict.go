@@ -40,7 +40,8 @@ var ErrNoVerdict = errors.New("no valid verdict")
 // string of a headless agent's JSON wrapper (Claude Code's `-p --output-format json` and
 // `stream-json`, whose cost it reads too; Gemini CLI's `response`). A verdict is valid only
 // when "met" is a JSON boolean, "impossible" is absent or a boolean, and they are not both
-// true; anything else is ErrNoVerdict, with what was wrong. The cost is returned with an
+// true; anything else is ErrNoVerdict, with what was wrong. The last verdict is the answer:
+// an invalid one is never passed over for an earlier one (an example, a first thought). The cost is returned with an
 // error too, when the wrapper reported it.
 func Parse(out string) (Verdict, error) {
 	return parse(out, 0)
@@ -51,7 +52,6 @@ func parse(out string, depth int) (Verdict, error) {
 		out = out[len(out)-maxParse:]
 	}
 	objs := objects(out)
-	var firstErr error
 	for i := len(objs) - 1; i >= 0; i-- {
 		obj := objs[i]
 		if inner, cost, isErr, ok := wrapped(obj); ok {
@@ -67,19 +67,9 @@ func parse(out string, depth int) (Verdict, error) {
 			}
 			return v, err
 		}
-		if _, ok := field(obj, "met"); !ok {
-			continue
+		if _, ok := field(obj, "met"); ok {
+			return fromObject(obj) // the last verdict is the answer, valid or not
 		}
-		v, err := fromObject(obj)
-		if err == nil {
-			return v, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	if firstErr != nil {
-		return Verdict{}, firstErr
 	}
 	return Verdict{}, fmt.Errorf(`%w: the output holds no JSON object with "met" (want {"met": true|false, "impossible": true|false, "reason": "…"})`, ErrNoVerdict)
 }

@@ -41,7 +41,8 @@ func TestParse(t *testing.T) {
 		{name: "truncated object", out: `{"met": true, "reason": "cut off`, wantErr: `no JSON object with "met"`},
 		{name: "wrapper without verdict", out: `{"type":"result","result":"All done, the README is updated.","total_cost_usd":0.2}`, want: Verdict{CostUSD: 0.2}, wantErr: `no JSON object with "met"`},
 		{name: "bad verdict then none valid", out: `{"met": "no"} trailing`, wantErr: `"met" is "no"`},
-		{name: "valid earlier, invalid last", out: `{"met": false, "reason": "a"} {"met": "maybe"}`, want: Verdict{Reason: "a"}},
+		{name: "valid earlier, invalid last", out: `{"met": true, "reason": "a"} {"met": "maybe"}`, wantErr: `"met" is "maybe"`},
+		{name: "example met, then invalid answer", out: "An answer looks like {\"met\": true}.\n{\"met\": true, \"impossible\": \"no\"}", wantErr: `"impossible" is "no"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +115,13 @@ func FuzzParseVerdict(f *testing.F) {
 		}
 		if v.Met && !strings.Contains(strings.ToLower(out), "met") {
 			t.Fatalf("Parse(%q) = met, from output that never says met", out)
+		}
+		if v.Met && !strings.Contains(out, "true") {
+			t.Fatalf("Parse(%q) = met, from output without a JSON true", out)
+		}
+		// The last verdict is the answer: whatever came before, an invalid one ends it unmet.
+		if v, err := Parse(out + "\n{\"met\": \"x\"}"); err == nil || v.Met {
+			t.Fatalf("Parse(%q + an invalid verdict) = %+v, %v; want ErrNoVerdict", out, v, err)
 		}
 	})
 }

@@ -140,7 +140,11 @@ func (s *Store) runJudges(ctx context.Context, r judgeRun) []GateResult {
 		}
 		one := in // each run reads its own condition: the runs share nothing but results
 		one.Condition = cfg.Judges[i].Condition
-		wg.Go(func() { runEvaluator(ctx, ev, judge.Build(one), &results[i], r.opts) })
+		wg.Go(func() {
+			input, cut := judge.Build(one)
+			results[i].Judge.InputCut = cut
+			runEvaluator(ctx, ev, input, &results[i], r.opts)
+		})
 	}
 	wg.Wait()
 	return results
@@ -285,7 +289,7 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 // (blocked: the loop pauses), or failed, with the reason the agent is given.
 func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateResult, opts RunOptions) {
 	info := res.Judge
-	info.InputBytes, info.InputCut = len(input), strings.Contains(input, "\n[git-loop: ")
+	info.InputBytes = len(input)
 	defer func() {
 		res.Tail = judgeTail(info)
 		if res.Failed() {

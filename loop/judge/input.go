@@ -43,9 +43,10 @@ type Input struct {
 
 // Build writes the evaluator's input: what to answer and how, then the condition, the task,
 // the agent's last message, the gates' results, the diffstat and the patch. It is at most
-// MaxInput bytes; a part cut to fit has a line that says how much was left out.
-func Build(in Input) string {
-	var b strings.Builder
+// MaxInput bytes; a part cut to fit has a line that says how much was left out, and cut
+// reports whether any part was.
+func Build(in Input) (text string, cut bool) {
+	var b builder
 	fmt.Fprintf(&b, `You are the evaluator of a git-loop loop: an AI coding agent worked on the task below and
 tried to stop. Judge only whether the CONDITION holds for the work as it stands in the patch
 below (the agent's message is a claim, not evidence). Every command gate has passed.
@@ -59,15 +60,15 @@ Answer with one JSON object, and nothing after it:
 
 This input is bounded to %d bytes: a part cut to fit says so, in a line "[git-loop: N bytes cut …]".
 `, MaxInput)
-	section(&b, "CONDITION", in.Condition, maxCondition, 0, false)
-	section(&b, "TASK", in.Task, maxTask, 0, false)
+	b.section("CONDITION", in.Condition, maxCondition, 0, false)
+	b.section("TASK", in.Task, maxTask, 0, false)
 	msg := in.Message
 	if !in.MessageKnown {
 		msg = "(this agent's stop carries no message)"
 	} else if strings.TrimSpace(msg) == "" {
 		msg = "(no message this turn)"
 	}
-	section(&b, "AGENT'S LAST MESSAGE", msg, maxMessage, 0, true)
+	b.section("AGENT'S LAST MESSAGE", msg, maxMessage, 0, true)
 	var gates strings.Builder
 	for _, g := range in.Gates {
 		fmt.Fprintf(&gates, "- %s: %s", g.Name, g.Status)
@@ -79,7 +80,7 @@ This input is bounded to %d bytes: a part cut to fit says so, in a line "[git-lo
 	if len(in.Gates) == 0 {
 		gates.WriteString("(this loop has no command gates)\n")
 	}
-	section(&b, "COMMAND GATES", gates.String(), maxGates, 0, false)
+	b.section("COMMAND GATES", gates.String(), maxGates, 0, false)
 	base := "the loop's base"
 	if in.Base != "" {
 		base = in.Base
@@ -88,21 +89,27 @@ This input is bounded to %d bytes: a part cut to fit says so, in a line "[git-lo
 	if strings.TrimSpace(stat) == "" && in.DiffstatCut == 0 {
 		stat = "(no change)"
 	}
-	section(&b, "DIFFSTAT against "+base, stat, maxDiffstat, in.DiffstatCut, false)
+	b.section("DIFFSTAT against "+base, stat, maxDiffstat, in.DiffstatCut, false)
 	// The patch gets what is left, keeping room for its header and its cut line.
 	room := MaxInput - b.Len() - 200
-	section(&b, "PATCH against "+base, in.Patch, max(room, 0), in.PatchCut, false)
+	b.section("PATCH against "+base, in.Patch, max(room, 0), in.PatchCut, false)
 	out := b.String()
 	if len(out) > MaxInput { // only when the fixed parts alone are near the bound
-		out = cutHead(out, MaxInput-80) + "\n[git-loop: the input was cut at its bound]\n"
+		out, b.cut = cutHead(out, MaxInput-80)+"\n[git-loop: the input was cut at its bound]\n", true
 	}
-	return out
+	return out, b.cut
+}
+
+// builder is the input being written, and whether a part of it was cut.
+type builder struct {
+	strings.Builder
+	cut bool
 }
 
 // section writes a titled part of at most limit bytes of body, marking a cut: by default the
 // head is kept (a task, a patch); keepTail keeps the end (a message, whose last words count).
 // already is how much the caller left out before.
-func section(b *strings.Builder, title, body string, limit int, already int64, keepTail bool) {
+func (b *builder) section(title, body string, limit int, already int64, keepTail bool) {
 	fmt.Fprintf(b, "\n=== %s ===\n", title)
 	cut := int64(0)
 	if len(body) > limit {
@@ -114,6 +121,7 @@ func section(b *strings.Builder, title, body string, limit int, already int64, k
 		}
 	}
 	cut += already
+	b.cut = b.cut || cut > 0
 	if keepTail && cut > 0 {
 		fmt.Fprintf(b, "[git-loop: %d bytes cut before this point]\n", cut)
 	}

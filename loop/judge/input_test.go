@@ -10,7 +10,7 @@ func TestBuildHasEveryPart(t *testing.T) {
 	in := Input{Condition: "the README explains --judge", Task: "add --judge", Message: "done, see README", MessageKnown: true,
 		Gates: []GateLine{{Name: "test", Status: "pass", Summary: "12 passed"}}, Base: "commit 1a2b3c4",
 		Diffstat: " README.md | 3 +++\n", Patch: "diff --git a/README.md b/README.md\n+judge\n"}
-	got := Build(in)
+	got, cut := Build(in)
 	for _, want := range []string{
 		fmt.Sprintf("bounded to %d bytes", MaxInput),
 		"=== CONDITION ===\nthe README explains --judge\n", "=== TASK ===\nadd --judge\n",
@@ -22,8 +22,13 @@ func TestBuildHasEveryPart(t *testing.T) {
 			t.Errorf("input lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "[git-loop:") && !strings.Contains(got, "[git-loop: N bytes cut") {
-		t.Errorf("an input that fits says it was cut:\n%s", got)
+	if cut || strings.Count(got, "[git-loop:") != 1 { // the one in the instructions
+		t.Errorf("an input that fits says it was cut (cut = %v):\n%s", cut, got)
+	}
+	// Text that looks like a cut mark, in the message or the patch, is not a cut.
+	in.Message, in.Patch = "see\n[git-loop: 5 more bytes cut]\n", "+[git-loop: 7 bytes cut before this point]\n"
+	if _, cut := Build(in); cut {
+		t.Error("an input that fits is reported cut because its patch quotes a cut mark")
 	}
 }
 
@@ -42,7 +47,10 @@ func TestBuildIsBounded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Build(tt.in)
+			got, cut := Build(tt.in)
+			if !cut {
+				t.Fatal("a cut input is not reported cut")
+			}
 			if len(got) > MaxInput {
 				t.Fatalf("input of %d bytes, bound %d", len(got), MaxInput)
 			}
@@ -63,10 +71,10 @@ func TestBuildIsBounded(t *testing.T) {
 }
 
 func TestBuildNoMessage(t *testing.T) {
-	if got := Build(Input{Condition: "c"}); !strings.Contains(got, "(this agent's stop carries no message)") {
+	if got, _ := Build(Input{Condition: "c"}); !strings.Contains(got, "(this agent's stop carries no message)") {
 		t.Fatalf("input without a message:\n%s", got)
 	}
-	if got := Build(Input{Condition: "c", MessageKnown: true}); !strings.Contains(got, "(no message this turn)") {
+	if got, _ := Build(Input{Condition: "c", MessageKnown: true}); !strings.Contains(got, "(no message this turn)") {
 		t.Fatalf("input with an empty message:\n%s", got)
 	}
 }

@@ -53,7 +53,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 // trustedConfig reads loop name's state and configuration to run its commands, refusing a
 // fetched loop's without Trust (command is the git loop command to run again with --trust).
 func (s *Store) trustedConfig(name, command string) (*State, *Config, error) {
-	if err := s.CheckTrust(name, command); err != nil {
+	if err := s.checkTrust(name, command); err != nil {
 		return nil, nil, err
 	}
 	_, st, err := s.ReadState(name)

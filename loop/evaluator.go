@@ -362,12 +362,9 @@ func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateRes
 // message is reused. Nothing is recorded, and runs do not count against the budget. A
 // fetched loop's evaluator runs with Trust only.
 func (s *Store) JudgeSnapshot(ctx context.Context, name string, rec *Iteration, dir string) ([]GateResult, error) {
-	st, cfg, err := s.trustedConfig(name, "bisect --judge")
+	st, cfg, err := s.judgesConfig(name)
 	if err != nil {
 		return nil, err
-	}
-	if len(cfg.Judges) == 0 {
-		return nil, fmt.Errorf("%w: loop %q has no judge to bisect by; give the test command after --", ErrConfig, name)
 	}
 	tree, err := gitstore.ParseHash(rec.Tree)
 	if err != nil {
@@ -375,4 +372,20 @@ func (s *Store) JudgeSnapshot(ctx context.Context, name string, rec *Iteration, 
 	}
 	return s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: tree, message: rec.Message, messageKnown: rec.Signals != nil,
 		opts: RunOptions{Dir: dir}}), nil
+}
+
+// CanJudge refuses, before any snapshot is checked out, what JudgeSnapshot would refuse for
+// every iteration: a fetched loop without Trust, a loop without judges.
+func (s *Store) CanJudge(name string) error {
+	_, _, err := s.judgesConfig(name)
+	return err
+}
+
+// judgesConfig reads loop name's state and configuration to run its evaluator.
+func (s *Store) judgesConfig(name string) (*State, *Config, error) {
+	st, cfg, err := s.trustedConfig(name, "bisect --judge")
+	if err == nil && len(cfg.Judges) == 0 {
+		err = fmt.Errorf("%w: loop %q has no judge to bisect by; give the test command after --", ErrConfig, name)
+	}
+	return st, cfg, err
 }

@@ -83,9 +83,9 @@ func untrusted(name, command string) error {
 		ErrUntrusted, name, name, again)
 }
 
-// CheckTrust refuses to run fetched loop name's stored commands (gates, evaluator) unless the
+// checkTrust refuses to run fetched loop name's stored commands (gates, evaluator) unless the
 // person passed --trust (s.Trust); command is the git loop command to run again with it.
-func (s *Store) CheckTrust(name, command string) error {
+func (s *Store) checkTrust(name, command string) error {
 	if IsFetched(name) && !s.Trust {
 		return untrusted(name, command)
 	}

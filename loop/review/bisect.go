@@ -62,7 +62,7 @@ const untestable = 125
 // worktree, index and branches are never touched.
 func Bisect(s *loop.Store, ctx context.Context, name string, opts BisectOptions) (*BisectResult, error) {
 	if opts.Judge {
-		if err := s.CheckTrust(name, "bisect --judge"); err != nil {
+		if err := s.CanJudge(name); err != nil {
 			return nil, err
 		}
 	}
@@ -266,7 +266,8 @@ func (b *bisector) run(rec *loop.Iteration) testRun {
 }
 
 // judge asks the loop's evaluator about rec's snapshot: every condition met is good, one
-// unmet (or its output invalid) is bad, anything else untestable.
+// judged unmet is bad, anything else (no valid verdict, a failed or timed-out run,
+// impossible) untestable, as bisect's help says.
 func (b *bisector) judge(rec *loop.Iteration) testRun {
 	results, err := b.s.JudgeSnapshot(b.ctx, b.name, rec, b.dir)
 	if err != nil {
@@ -277,7 +278,7 @@ func (b *bisector) judge(rec *loop.Iteration) testRun {
 		r.output += g.Tail
 		switch {
 		case g.Passed():
-		case g.Judge != nil && (g.Judge.Verdict == loop.VerdictUnmet || g.Judge.Verdict == loop.VerdictInvalid):
+		case g.Judge != nil && g.Judge.Verdict == loop.VerdictUnmet:
 			if r.outcome == outcomePass {
 				r.outcome, r.exitCode = outcomeFail, 1
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -226,8 +227,24 @@ func judgeTail(info *JudgeInfo) string {
 }
 
 // judgeInput gathers what every judge of a snapshot reads but the condition: the task, the
-// message, the gates and the diff against the loop's base.
+// message, the gates and the diff against the loop's base. git diff runs within the stop's
+// deadline, as the gates do: a diff too large to finish in time is killed, and no evaluator
+// is asked, rather than the agent killing the hook with nothing recorded.
 func (s *Store) judgeInput(ctx context.Context, r judgeRun) (judge.Input, error) {
+	if !r.opts.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, r.opts.Deadline)
+		defer cancel()
+	}
+	in, err := s.diffInput(ctx, r)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("the stop's deadline passed while git diff read the patch (%s)", r.opts.DeadlineWhy)
+	}
+	return in, err
+}
+
+// diffInput is judgeInput's work.
+func (s *Store) diffInput(ctx context.Context, r judgeRun) (judge.Input, error) {
 	in := judge.Input{Task: r.cfg.Prompt, Message: r.message, MessageKnown: r.messageKnown}
 	for _, g := range r.gates {
 		sum := summarySuffix(g.Diagnostics)

@@ -1,9 +1,11 @@
 package loop
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // startJudged starts loop g with one passing gate and the given judges, judged by evaluator.
@@ -61,5 +63,28 @@ func TestFailedEvaluatorRunIsNotReused(t *testing.T) {
 	}
 	if r.State.EvaluatorRuns != 2 {
 		t.Errorf("%d evaluator runs counted, want 2: a failed run counts against the budget", r.State.EvaluatorRuns)
+	}
+}
+
+// git diff runs within the stop's deadline: once it has passed, no evaluator is asked, and
+// the judge says why.
+func TestJudgeInputWithinTheDeadline(t *testing.T) {
+	s, dir := startJudged(t, `echo '{"met": true}'`, "it holds")
+	_, st, err := s.ReadState("g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := s.Config("g", st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := takeSnapshot(s.Repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := RunOptions{Dir: dir, Deadline: time.Now().Add(-time.Second), DeadlineWhy: "the agent gives its stop hook 1s"}
+	res := s.runJudges(context.Background(), judgeRun{name: "g", cfg: cfg, st: st, tree: snap.Tree, opts: opts, budget: true})
+	if len(res) != 1 || res[0].Passed() || res[0].Judge.Ran || !strings.Contains(res[0].Judge.Reason, "the stop's deadline passed while git diff read the patch (the agent gives its stop hook 1s)") {
+		t.Fatalf("judge past the deadline = %+v (%+v), want not run, saying the deadline passed", res, res[0].Judge)
 	}
 }

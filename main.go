@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -65,8 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkPromiseArgs(args)
 	}
-	if err == nil && !hasAgent && !asksHelp(args) && !(args[1] == "bisect" && slices.Contains(args, "--judge")) { // bisect --judge needs no command
-		err = missingCommand(args[1])
+	if err == nil && !hasAgent && !asksHelp(args) {
+		err = commandMissing(args)
 	}
 	if err == nil {
 		ctx := context.Background()

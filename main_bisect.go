@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -11,6 +12,15 @@ import (
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/review"
 )
+
+// commandMissing is the usage error of a run or bisect command line without "--" (args as
+// given, the command at args[1]); nil for bisect --judge, which needs no command.
+func commandMissing(args []string) error {
+	if args[1] == "bisect" && slices.Contains(args, "--judge") {
+		return nil
+	}
+	return missingCommand(args[1])
+}
 
 // missingCommand is the usage error of a run or bisect (command) without "--".
 func missingCommand(command string) error {

@@ -71,8 +71,9 @@ func (r Raise) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// checkBudgets refuses to resume a loop whose wall clock or token budget is spent: its next
-// stop would pause it again. The error names the resume that raises the limit.
+// checkBudgets refuses to resume a loop whose wall clock, token budget or evaluator budget
+// (runs or cost) is spent: its next stop would pause it again. The error names the resume
+// that raises the limit, or says that none can.
 func checkBudgets(cfg *Config, st *State) error {
 	paused := st.PausedAt
 	if paused.IsZero() { // paused before git-loop noted when
@@ -86,6 +87,10 @@ func checkBudgets(cfg *Config, st *State) error {
 	if ev := cfg.Evaluator; ev != nil && len(cfg.Judges) > 0 && st.EvaluatorRuns >= ev.budget(st) {
 		return fmt.Errorf("%w: loop %q has used %d of its %d evaluator runs; resume with a higher budget: `git loop resume %s --evaluator-budget %d`",
 			ErrLimit, st.Name, st.EvaluatorRuns, ev.budget(st), st.Name, 2*ev.budget(st))
+	}
+	if ev := cfg.Evaluator; ev != nil && len(cfg.Judges) > 0 && ev.CostBudget > 0 && st.EvaluatorCost >= ev.CostBudget {
+		return fmt.Errorf("%w: loop %q's evaluator has cost $%.4f of its $%.2f budget, which a resume cannot raise (its next judged stop would pause again); "+
+			"start a new loop with a higher loop.evaluatorCostBudget", ErrLimit, st.Name, st.EvaluatorCost, ev.CostBudget)
 	}
 	if b := st.tokenBudget(cfg); b > 0 && st.Transcript != nil && st.Transcript.Tokens > b {
 		return fmt.Errorf("%w: loop %q has used %d of its %d tokens; resume with a higher budget: `git loop resume %s --token-budget %d`",

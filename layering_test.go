@@ -33,10 +33,11 @@ var allowedImports = map[string][]string{
 	"loop/review":   {"loop", "loop/internal/textutil", "gitstore"},
 	"loop/share":    {"loop", "loop/internal/textutil", "gitstore"},
 
-	"loop": {"loop/diag", "loop/spec", "loop/internal/textutil", "snapshots", "gitstore"},
+	"loop": {"loop/diag", "loop/judge", "loop/spec", "loop/internal/textutil", "snapshots", "gitstore"},
 
 	"loop/spec":              {"loop/internal/textutil"},
 	"loop/diag":              {"loop/internal/textutil"},
+	"loop/judge":             {},
 	"loop/internal/textutil": {},
 	"loop/internal/looptest": {},
 	"snapshots":              {"snapshots/ignore", "gitstore"},

@@ -65,7 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = checkPromiseArgs(args)
 	}
 	if err == nil && !hasAgent && !asksHelp(args) {
-		err = missingCommand(args[1])
+		err = commandMissing(args)
 	}
 	if err == nil {
 		ctx := context.Background()
@@ -296,14 +296,8 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					return err
 				}
 				return withStore(func(s *loop.Store) error {
-					st, err := s.Start(opts)
-					if err != nil {
-						return err
-					}
-					if err := review.PrintState(out, st, c.Bool("json"), "started"); err != nil || c.Bool("json") {
-						return err
-					}
-					if err := printShapeOf(out, s, st.Name); err != nil || !c.IsSet(slashArgsFlag.Name) {
+					st, err := startAndPrint(out, s, opts, c.Bool("json"))
+					if err != nil || st == nil || !c.IsSet(slashArgsFlag.Name) {
 						return err
 					}
 					return printBriefing(out, s, st)
@@ -393,6 +387,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			},
 		},
 		runCommand(out, errOut),
+		goalCommand(out, errOut),
 		importCommand(out),
 	}
 	cmds = append(cmds, historyCommands(out)...)
@@ -451,7 +446,7 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 	flags := []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}
 	if t == loop.Resume {
 		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"},
-			maxDurationFlag, tokenBudgetFlag, notDoneFlag, freshFlag, fromFlag, trustFlag)
+			maxDurationFlag, tokenBudgetFlag, evaluatorBudgetFlag, notDoneFlag, freshFlag, fromFlag, trustFlag)
 	}
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags, Category: groupDrive,
@@ -476,6 +471,7 @@ func startFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
 		&cli.StringSliceFlag{Name: "promise", Aliases: []string{"completion-promise"}, Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
 		&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
+		&cli.StringSliceFlag{Name: "judge", Usage: "`CONDITION` in words the evaluator (loop.evaluator) must judge met once the gates pass (repeatable)"},
 		&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
 		&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag,
 	}
@@ -531,6 +527,7 @@ func startSettings(c *cli.Context) (f loop.Settings, session string, err error) 
 		n := c.Int("max-iterations")
 		f.MaxIterations = &n
 	}
+	f.Judges = c.StringSlice("judge")
 	for _, g := range c.StringSlice("gate") {
 		gate, err := loop.ParseGateFlag(g)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -11,6 +12,15 @@ import (
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/review"
 )
+
+// commandMissing is the usage error of a run or bisect command line without "--" (args as
+// given, the command at args[1]); nil for bisect --judge, which needs no command.
+func commandMissing(args []string) error {
+	if args[1] == "bisect" && slices.Contains(args, "--judge") {
+		return nil
+	}
+	return missingCommand(args[1])
+}
 
 // missingCommand is the usage error of a run or bisect (command) without "--".
 func missingCommand(command string) error {
@@ -23,18 +33,26 @@ func missingCommand(command string) error {
 // bisectCommand is `git loop bisect [NAME] [--good I] [--bad J] -- CMD…`.
 func bisectCommand(out, errOut io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "bisect", Usage: "find the first iteration at which a command fails, in a scratch worktree", ArgsUsage: "[NAME] -- CMD [ARG…]", Category: groupReview,
+		Name: "bisect", Usage: "find the first iteration at which a command fails, in a scratch worktree", ArgsUsage: "[NAME] -- CMD [ARG…] | [NAME] --judge", Category: groupReview,
 		Description: "CMD exits 0 for good, 125 when it cannot judge an iteration, anything else for bad (as with git bisect run).\n" +
+			"With --judge, the loop's evaluator gates judge each snapshot instead (with the agent's message of that\n" +
+			"iteration; a recorded verdict is reused): met is good, unmet bad, anything else untestable.\n" +
 			"The good iteration defaults to the first, the bad one to the newest. Your worktree is never touched.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "good", Usage: "an iteration `I` where CMD passes", Value: review.Latest, DefaultText: "the first"},
 			&cli.IntFlag{Name: "bad", Usage: "an iteration `J` where CMD fails", Value: review.Latest, DefaultText: "the newest"},
 			&cli.DurationFlag{Name: "timeout", Usage: "kill CMD after `DURATION` (the iteration counts as untestable)", Value: loop.DefaultGateTimeout},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.BoolFlag{Name: "judge", Usage: "judge each snapshot by the loop's evaluator gates instead of CMD"}, trustFlag,
 		},
 		Action: func(c *cli.Context) error {
 			command, _ := c.Context.Value(agentArgsKey{}).([]string)
-			if len(command) == 0 {
+			switch {
+			case c.Bool("judge") && len(command) > 0:
+				return usageError{msg: "bisect takes a command after -- or --judge, not both"}
+			case c.Bool("judge"):
+				command = []string{"the evaluator"}
+			case len(command) == 0:
 				return missingCommand("bisect")
 			}
 			name, err := oneName(c)
@@ -45,8 +63,9 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 				return err
 			}
 			return withRecent(name, func(s *loop.Store, name string) error {
+				s.Trust = c.Bool("trust")
 				res, err := review.Bisect(s, c.Context, name, review.BisectOptions{Good: c.Int("good"), Bad: c.Int("bad"),
-					Command: command, Timeout: c.Duration("timeout"), Progress: errOut})
+					Command: command, Timeout: c.Duration("timeout"), Progress: errOut, Judge: c.Bool("judge")})
 				if err != nil {
 					return err
 				}

@@ -43,13 +43,16 @@ git loop start --prompt-file spec.md --max-iterations 20   # gates from .gitloop
     -p "Fix the failing tests in parser/; change only parser/." -- claude -p
 git loop run -- codex exec                      # drive the worktree's loop again
 git loop run -- aider --yes --message '{prompt}'`,
+	"goal": `git config loop.evaluator 'claude -p --model haiku'   # once: who judges
+git loop goal 'every call site compiles and the auth tests pass; no other test file changed'
+git loop goal 'the README explains --judge' -- claude -p   # driven, as with run`,
 	"import":  "git loop import .claude/ralph-loop.local.md --dry-run   # what would be carried over",
 	"log":     "git loop log -n 20          # the newest 20 iterations\ngit loop log origin/fix --json",
 	"show":    "git loop show               # the newest iteration\ngit loop show fix-login 7",
 	"diff":    "git loop diff               # the last iteration against the one before\ngit loop diff 3 7",
 	"report":  "git loop report             # Markdown, for a reviewer\ngit loop report fix --format html -o fix.html",
 	"restore": "git loop restore 5          # the current worktree is recorded first",
-	"bisect":  "git loop bisect -- go test ./parser/...\ngit loop bisect fix --good 2 -- sh -c 'make && ./smoke-test'",
+	"bisect":  "git loop bisect -- go test ./parser/...\ngit loop bisect fix --good 2 -- sh -c 'make && ./smoke-test'\ngit loop bisect --judge      # the first iteration the evaluator judges unmet",
 	"push":    "git loop push               # every loop, to origin\ngit loop push origin fix:fix-2   # loop fix as the remote's fix-2",
 	"fetch":   "git loop fetch && git loop log origin/fix",
 	"install": "git loop install claude     # .claude/settings.json of this project\ngit loop install codex --user\ngit loop install man        # the manual page, for man git-loop and git loop --help",

@@ -25,8 +25,9 @@ func printShapeOf(out io.Writer, s *loop.Store, name string) error {
 // checkpoint with --not-done or hand the loop to a fresh session with --fresh.
 func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loop.State, error) {
 	max := c.Int("max-iterations")
-	if t == loop.Resume && !loop.IsFetched(name) && (c.IsSet("max-duration") || c.IsSet("token-budget")) {
-		if _, err := s.RaiseLimits(name, loop.Raise{MaxDuration: c.String("max-duration"), TokenBudget: c.Int64("token-budget")}); err != nil {
+	if t == loop.Resume && !loop.IsFetched(name) && (c.IsSet("max-duration") || c.IsSet("token-budget") || c.IsSet("evaluator-budget")) {
+		raise := loop.Raise{MaxDuration: c.String("max-duration"), TokenBudget: c.Int64("token-budget"), EvaluatorBudget: c.Int("evaluator-budget")}
+		if _, err := s.RaiseLimits(name, raise); err != nil {
 			return nil, err
 		}
 	}
@@ -64,9 +65,11 @@ var (
 
 	maxDurationFlag = &cli.StringFlag{Name: "max-duration", Usage: "raise the wall-clock limit to `D` (for a loop paused at it), e.g. 4h"}
 	tokenBudgetFlag = &cli.Int64Flag{Name: "token-budget", Usage: "raise the token budget to `N` (for a loop paused at it)"}
-	notDoneFlag     = &cli.BoolFlag{Name: "not-done", Usage: "at the completion checkpoint: send the agent back instead of completing"}
-	freshFlag       = &cli.BoolFlag{Name: "fresh", Usage: "release the loop from its agent session, for a new session with a fresh context"}
-	fromFlag        = &cli.IntFlag{Name: "from", Usage: "continue from iteration `ITER`: its snapshot is restored first (the current worktree is recorded)"}
+	// evaluatorBudgetFlag raises the number of evaluator runs a loop with judges may make.
+	evaluatorBudgetFlag = &cli.IntFlag{Name: "evaluator-budget", Usage: "raise the evaluator budget to `N` runs in all (for a loop paused at it)"}
+	notDoneFlag         = &cli.BoolFlag{Name: "not-done", Usage: "at the completion checkpoint: send the agent back instead of completing"}
+	freshFlag           = &cli.BoolFlag{Name: "fresh", Usage: "release the loop from its agent session, for a new session with a fresh context"}
+	fromFlag            = &cli.IntFlag{Name: "from", Usage: "continue from iteration `ITER`: its snapshot is restored first (the current worktree is recorded)"}
 )
 
 // transitionVerb heads a transition's output: a resume that confirmed a colleague's

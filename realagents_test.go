@@ -712,3 +712,81 @@ func TestRealAgentClaudeSlashCommand(t *testing.T) {
 		t.Errorf("a loop was started from arguments cut short:\n%s", out)
 	}
 }
+
+// An evaluator gate judged by the real Claude Code binary (`claude -p --output-format json`,
+// against the mock, which answers verdicts): the agent fixes the bug and the test passes,
+// but the evaluator judges the plain-words condition unmet, and its reason reaches the agent
+// as the stop hook's block reason, word for word; the agent does the rest, the evaluator
+// judges it met, and the loop completes. The evaluator's own stop hook (it runs in the same
+// project) must stay out of the way.
+func TestRealAgentClaudeEvaluator(t *testing.T) {
+	inst := realagents.Require(t, "claude")
+	const (
+		condition = "Sub's doc comment says that the result may be negative"
+		unmet     = "Sub's doc comment does not mention negative results"
+		document  = `sed -i.bak 's|// Sub returns a minus b.|// Sub returns a minus b, which may be negative.|' calc/calc.go && rm calc/calc.go.bak`
+	)
+	e := realagents.New(t, inst, builtGitLoop(t),
+		mockmodel.Script{ // the agent
+			{Shell: realagents.FixCommand},
+			{Text: "Fixed. <promise>DONE</promise>"},
+			{Shell: document},
+			{Text: "Documented. <promise>DONE</promise>"},
+		},
+		mockmodel.Script{{Text: "Looking at the patch:\n```json\n{\"met\": false, \"impossible\": false, \"reason\": \"" + unmet + "\"}\n```"}},
+		mockmodel.Script{{Text: `{"met": true, "impossible": false, "reason": "the comment says it"}`}},
+	)
+	e.InstallHooks()
+	evaluator := "'" + strings.ReplaceAll(inst.Exe, "'", `'\''`) + "' -p --model haiku --output-format json"
+	e.Git("config", "loop.evaluator", evaluator)
+	startLoop(e, "--judge", condition)
+	runTask(t, e, inst, "")
+
+	if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
+		t.Fatalf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+	}
+	checkLog(t, e, "continue", "complete")
+	var blocked []string
+	for _, h := range e.StopHooks() {
+		if r := h.Reason(); r != "" {
+			blocked = append(blocked, r)
+		}
+	}
+	if len(blocked) != 1 || !strings.Contains(blocked[0], unmet) || strings.Contains(blocked[0], "Sub(5, 3)") {
+		t.Fatalf("want one block, with the evaluator's reason and not a test failure; got %q", blocked)
+	}
+	if next := mainRequest(t, e, 0, 2); strings.TrimSpace(inst.Feedback(next.LastUser)) != strings.TrimSpace(blocked[0]) {
+		t.Errorf("the evaluator's reason did not reach the model as the next user message:\nreason: %q\nnext user message: %q", blocked[0], next.LastUser)
+	}
+	for conv, want := range map[int]string{1: "the patch of the fix", 2: "the patch of the comment"} {
+		in := mainRequest(t, e, conv, 0).LastUser
+		if !strings.Contains(in, condition) || !strings.Contains(in, "This input is bounded to 131072 bytes") || !strings.Contains(in, "calc/calc.go") {
+			t.Errorf("the evaluator's input (%s) lacks the condition, the bound or the patch: %q", want, in)
+		}
+	}
+	for n, verdict := range map[int]string{1: "unmet", 2: "met"} {
+		var rec struct {
+			Record struct {
+				Gates []struct {
+					Name  string `json:"name"`
+					Judge *struct {
+						Verdict    string  `json:"verdict"`
+						Evaluator  string  `json:"evaluator"`
+						InputBytes int     `json:"input_bytes"`
+						CostUSD    float64 `json:"cost_usd"`
+					} `json:"judge"`
+				} `json:"gates"`
+			} `json:"record"`
+		}
+		if err := json.Unmarshal([]byte(e.Loop("show", "fix", strconv.Itoa(n), "--json")), &rec); err != nil {
+			t.Fatal(err)
+		}
+		gates := rec.Record.Gates
+		if len(gates) != 2 || gates[1].Judge == nil || gates[1].Judge.Verdict != verdict || gates[1].Judge.Evaluator != evaluator || gates[1].Judge.InputBytes == 0 {
+			t.Errorf("iteration %d recorded the judge as %+v, want verdict %s by %s", n, gates, verdict, evaluator)
+			continue
+		}
+		t.Logf("iteration %d: evaluator verdict %s, input %d bytes, cost $%.4f", n, verdict, gates[1].Judge.InputBytes, gates[1].Judge.CostUSD)
+	}
+	e.Fsck()
+}

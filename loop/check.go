@@ -10,21 +10,17 @@ import (
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
-// Check runs loop name's gates on its worktree now and records nothing. A fetched loop's
-// gates run, with Trust only, on this worktree.
+// Check runs loop name's gates on its worktree now and records nothing. When every gate
+// passes, its evaluator gates are judged too, with the agent's last recorded message (a
+// verdict recorded for the same tree and message is reused; runs here do not count against
+// the loop's evaluator budget). A fetched loop's gates and evaluator run, with Trust only,
+// on this worktree.
 func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]GateResult, error) {
-	if IsFetched(name) && !s.Trust {
-		return nil, untrusted(name, "check")
-	}
-	_, st, err := s.ReadState(name)
+	st, cfg, err := s.trustedConfig(name, "check")
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.Config(name, st)
-	if err != nil {
-		return nil, err
-	}
-	if len(cfg.Gates) == 0 {
+	if !cfg.hasChecks() {
 		return nil, fmt.Errorf("%w: loop %q has no gates to check; it completes by its promise", ErrConfig, name)
 	}
 	wt := s.Repo
@@ -33,7 +29,39 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 			return nil, err
 		}
 	}
-	return runGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree, Sequential: sequential}), nil
+	opts := RunOptions{Dir: wt.WorkTree, Sequential: sequential}
+	results := runGates(ctx, cfg.Gates, opts)
+	if ctx.Err() != nil {
+		return results, nil
+	}
+	if len(cfg.Judges) == 0 || !AllPass(results) {
+		return append(results, s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, gates: results, opts: opts})...), nil
+	}
+	snap, err := takeSnapshot(wt)
+	if err != nil {
+		return nil, err
+	}
+	r := judgeRun{name: name, cfg: cfg, st: st, tree: snap.Tree, gates: results, opts: opts}
+	if h, err := s.OpenHistory(name); err == nil {
+		if rec, err := h.Get(st.Iteration); err == nil && rec.Kind != "start" {
+			r.message, r.messageKnown = rec.Message, rec.Message != "" || rec.Signals != nil
+		}
+	}
+	return append(results, s.runJudges(ctx, r)...), nil
+}
+
+// trustedConfig reads loop name's state and configuration to run its commands, refusing a
+// fetched loop's without Trust (command is the git loop command to run again with --trust).
+func (s *Store) trustedConfig(name, command string) (*State, *Config, error) {
+	if err := s.checkTrust(name, command); err != nil {
+		return nil, nil, err
+	}
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := s.Config(name, st)
+	return st, cfg, err
 }
 
 // PrintGates writes one line per gate and the output tail of those that did not pass.
@@ -42,10 +70,16 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 		return textutil.WriteJSON(w, results)
 	}
 	for _, g := range results {
-		fmt.Fprintf(w, "%d %-8s %-7s %8s%s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond), summarySuffix(g.Diagnostics))
+		suffix := summarySuffix(g.Diagnostics)
+		if g.Judge != nil {
+			suffix = "  (" + g.Judge.Verdict + judgeCost(g.Judge) + ": " + lastLine(textutil.OrDefaultString(g.Judge.Reason, g.Judge.Condition)) + ")"
+		}
+		fmt.Fprintf(w, "%d %-8s %-7s %8s%s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond), suffix)
 	}
 	for _, g := range results {
-		if g.Failed() {
+		if g.Failed() && g.Judge != nil {
+			fmt.Fprintf(w, "\n--- %s (%s, evaluator `%s`):\n%s\n", g.Name, g.Judge.Verdict, g.Judge.Evaluator, strings.TrimRight(g.Tail, "\n"))
+		} else if g.Failed() {
 			fmt.Fprintf(w, "\n--- %s (%s, exit %d):\n%s\n", g.Name, g.Status, g.ExitCode, strings.TrimRight(textutil.LastLines(g.Tail, tailLines), "\n"))
 		}
 	}
@@ -60,4 +94,16 @@ func AllPass(results []GateResult) bool {
 		}
 	}
 	return true
+}
+
+// judgeCost is ", $0.0031" when the evaluator reported its cost, ", cached from iteration 4"
+// when its verdict was reused.
+func judgeCost(j *JudgeInfo) string {
+	switch {
+	case j.CachedFrom > 0:
+		return fmt.Sprintf(", cached from iteration %d", j.CachedFrom)
+	case j.CostUSD > 0:
+		return fmt.Sprintf(", $%.4f", j.CostUSD)
+	}
+	return ""
 }

@@ -62,6 +62,10 @@ type Config struct {
 	// Loops recorded before shaping have neither and run as tools.
 	Spec  *spec.SpecScore `json:"spec,omitempty"`
 	Shape string          `json:"shape,omitempty"`
+	// Judges are the loop's evaluator gates, judged in order after its command gates, by
+	// Evaluator (set whenever Judges is).
+	Judges    []Judge    `json:"judges,omitempty"`
+	Evaluator *Evaluator `json:"evaluator,omitempty"`
 	Policy
 }
 
@@ -76,6 +80,8 @@ type Settings struct {
 	Unlimited     bool
 	Shape         string // auto (run as the spec scores), tool or colleague
 	Policy        Policy // from configuration files and imported state files
+	Judges        []string
+	Evaluator     Evaluator // its zero fields are not set here
 }
 
 // ErrConfig marks invalid configuration or flags.
@@ -143,13 +149,17 @@ func (s *Settings) Apply(c *gitstore.Config, where string) error {
 	if len(gates) > 0 {
 		s.Gates = gates
 	}
+	if err := s.applyJudges(c, where); err != nil {
+		return err
+	}
 	return s.Policy.apply(c, where)
 }
 
 // knownKeys are the keys .gitloop may set, per section.
 var knownKeys = map[string][]string{
 	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited", "marker", "maxduration", "tokenbudget",
-		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit", "shape"},
+		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit", "shape",
+		"judge", "evaluator", "evaluatortimeout", "evaluatorbudget", "evaluatorcostbudget"},
 	"gate":      {"run", "timeout", "require", "coverage"},
 	"criterion": {"verify", "gate"},
 	"route":     {"layer"},
@@ -193,6 +203,10 @@ func (s *Settings) Override(o Settings) {
 	if o.Shape != "" {
 		s.Shape = o.Shape
 	}
+	if len(o.Judges) > 0 {
+		s.Judges = o.Judges
+	}
+	s.Evaluator.override(o.Evaluator)
 	s.Policy.override(o.Policy)
 }
 
@@ -221,6 +235,9 @@ func (s Settings) resolve() (Config, error) {
 	if err := c.Policy.checkAgainst(c.Gates); err != nil {
 		return c, err
 	}
+	if err := c.setJudges(s.Judges, s.Evaluator); err != nil {
+		return c, err
+	}
 	c.MaxIterations = DefaultMaxIterations
 	if s.MaxIterations != nil {
 		c.MaxIterations = *s.MaxIterations
@@ -237,7 +254,7 @@ func (s Settings) resolve() (Config, error) {
 	if c.MaxIterations < 0 {
 		return c, fmt.Errorf("%w: --max-iterations %d: want a number ≥ 1", ErrConfig, c.MaxIterations)
 	}
-	exit, err := resolveExit(c.Exit, len(c.Promises) > 0, len(c.Gates) > 0)
+	exit, err := resolveExit(c.Exit, len(c.Promises) > 0, c.hasChecks())
 	if err != nil {
 		return c, err
 	}
@@ -251,8 +268,11 @@ func (s Settings) resolve() (Config, error) {
 // boundedOnly reports whether nothing but its iteration limit can end the loop: it has no
 // promise, no completion marker and no gate.
 func (c *Config) boundedOnly() bool {
-	return len(c.Promises) == 0 && len(c.Gates) == 0 && len(c.Markers) == 0
+	return len(c.Promises) == 0 && !c.hasChecks() && len(c.Markers) == 0
 }
+
+// hasChecks reports whether the loop has a gate: a command gate or an evaluator gate.
+func (c *Config) hasChecks() bool { return len(c.Gates) > 0 || len(c.Judges) > 0 }
 
 // checkCompletable refuses a loop that has no task or could never end: a loop that nothing
 // completes is legal when its iteration limit bounds it.

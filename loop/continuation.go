@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/git-loop/git-loop/loop/internal/textutil"
@@ -24,6 +25,10 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	}
 	b.WriteString(failingSummaries(failing))
 	switch {
+	case layer != "" && evidence.Name == layer && evidence.Judge != nil:
+		j := evidence.Judge
+		fmt.Fprintf(&b, "\nEvery command gate passes, but the evaluator (`%s`) judged that this condition does not hold yet (%s):\n\n%s\n\nIts reason:\n\n%s\n",
+			j.Evaluator, j.Verdict, fence(j.Condition), fence(j.Reason))
 	case layer != "" && evidence.Name == layer:
 		fmt.Fprintf(&b, "\nRework layer %d, gate %q (%s, exit %d). The end of its output:\n\n%s\n", evidence.Layer, evidence.Name, evidence.Status, evidence.ExitCode, fence(textutil.LastLines(evidence.Tail, tailLines)))
 	case layer != "":
@@ -32,7 +37,7 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 	switch {
 	case cfg.Exit == ExitLimit:
 		fmt.Fprintf(&b, "\nThis loop has no completion promise and no gate: it runs until its iteration limit (iteration %d), whatever you write. Keep improving the work toward the task.", next.MaxIterations)
-	case !obs.MessageKnown && needsSignal(cfg) && len(cfg.Gates) > 0:
+	case !obs.MessageKnown && needsSignal(cfg) && cfg.hasChecks():
 		gated := *cfg
 		gated.Exit = exitGates
 		fmt.Fprintf(&b, "\nThe loop completes when %s. (This agent's stop carries no message, so a promise cannot be seen: the gates decide.)", completionTerms(&gated))
@@ -84,11 +89,7 @@ func endSentence(cfg *Config) string {
 
 // completionTerms says in words what would complete the loop.
 func completionTerms(cfg *Config) string {
-	var gates []string
-	for _, g := range cfg.Gates {
-		gates = append(gates, g.Name)
-	}
-	gateText := "every gate passes (" + strings.Join(gates, ", ") + ")"
+	gateText := checksText(cfg)
 	signal := "you write " + signalText(cfg) + " in your final message"
 	var crit []string
 	for _, c := range cfg.Criteria {
@@ -101,9 +102,9 @@ func completionTerms(cfg *Config) string {
 		critText = " and your ---LOOP_STATUS--- block reports CRITERIA " + strings.Join(crit, ", ") + " as true"
 	}
 	switch {
-	case cfg.Exit == exitGates || (len(cfg.Gates) > 0 && cfg.Exit == exitEither):
+	case cfg.Exit == exitGates || (cfg.hasChecks() && cfg.Exit == exitEither):
 		return gateText + critText
-	case len(cfg.Gates) == 0:
+	case !cfg.hasChecks():
 		return signal + critText
 	}
 	return gateText + " and " + signal + critText
@@ -117,4 +118,25 @@ func signalText(cfg *Config) string {
 		return cfg.Markers[0]
 	}
 	return "EXIT_SIGNAL: true in a ---LOOP_STATUS--- block"
+}
+
+// checksText says in words what the gates need: "every gate passes (build, test)", and "the
+// evaluator judges met: "the README explains --judge"" for a loop with judges.
+func checksText(cfg *Config) string {
+	var parts []string
+	if len(cfg.Gates) > 0 {
+		var gates []string
+		for _, g := range cfg.Gates {
+			gates = append(gates, g.Name)
+		}
+		parts = append(parts, "every gate passes ("+strings.Join(gates, ", ")+")")
+	}
+	if len(cfg.Judges) > 0 {
+		conds := make([]string, len(cfg.Judges))
+		for i, j := range cfg.Judges {
+			conds[i] = strconv.Quote(j.Condition)
+		}
+		parts = append(parts, "the evaluator judges met: "+strings.Join(conds, "; "))
+	}
+	return strings.Join(parts, " and ")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -99,9 +100,12 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 	if reason := mustNot(cfg, obs); reason != "" {
 		return v.pause(cfg, next, reason)
 	}
-	unmet, failing := judge(cfg, obs, sig)
+	unmet, failing := assess(cfg, obs, sig)
 	v.Unmet = unmet
 	for _, g := range failing {
+		if g.Status == GateBlocked && g.Judge != nil { // judged impossible, or the evaluator's budget spent
+			return v.pause(cfg, next, judgePause(g))
+		}
 		if g.Status == GateBlocked { // exit 2: the gate says a person must act
 			return v.pause(cfg, next, fmt.Sprintf("gate %s is blocked and needs a person: %s (`git loop check` runs it again)", g.Name, gateLine(g)))
 		}
@@ -283,10 +287,12 @@ func globMatch(glob, p string) bool {
 	return ok
 }
 
-// judge lists what is unmet: failing gates (by name), required gates that did not pass,
-// criteria not verified, and the exit signal when the policy needs one. Whatever the policy,
-// a failing gate keeps the loop going: the agent cannot talk its way out.
-func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing []GateResult) {
+// assess lists what is unmet: failing gates (by name), required gates that did not pass,
+// conditions the evaluator did not judge met, criteria not verified, and the exit signal when
+// the policy needs one. Whatever the policy, a failing gate keeps the loop going: the agent
+// cannot talk its way out; nor can a judge's condition complete the loop unless its verdict
+// this iteration is a pass.
+func assess(cfg *Config, obs Observation, sig Signals) (unmet []string, failing []GateResult) {
 	passed := map[string]bool{}
 	for _, g := range obs.Gates {
 		if g.Failed() {
@@ -296,6 +302,14 @@ func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing [
 		passed[g.Name] = g.Status == GatePass
 	}
 	allPass := len(failing) == 0
+	for _, j := range cfg.Judges {
+		if !passed[j.Name] {
+			allPass = false
+			if !slices.Contains(unmet, "gate "+j.Name) {
+				unmet = append(unmet, "gate "+j.Name)
+			}
+		}
+	}
 	for _, c := range cfg.Criteria {
 		if !criterionMet(c, passed, sig) {
 			unmet = append(unmet, "criterion "+c.Name)
@@ -306,9 +320,9 @@ func judge(cfg *Config, obs Observation, sig Signals) (unmet []string, failing [
 	case exitBoth, exitPromise:
 		needSignal = true
 	case exitEither:
-		needSignal = !allPass || len(cfg.Gates) == 0
+		needSignal = !allPass || !cfg.hasChecks()
 	}
-	if !obs.MessageKnown && len(cfg.Gates) > 0 {
+	if !obs.MessageKnown && cfg.hasChecks() {
 		needSignal = false // the protocol delivers no message: the gates decide, as the agent is told
 	}
 	if needSignal && !sig.Exit() {
@@ -334,6 +348,13 @@ func completionReason(cfg *Config, sig Signals) string {
 	parts := []string{}
 	if len(cfg.Gates) > 0 {
 		parts = append(parts, "all gates pass")
+	}
+	switch len(cfg.Judges) {
+	case 0:
+	case 1:
+		parts = append(parts, "the evaluator judged the condition met")
+	default:
+		parts = append(parts, fmt.Sprintf("the evaluator judged all %d conditions met", len(cfg.Judges)))
 	}
 	switch {
 	case sig.Promise != "":
@@ -366,4 +387,13 @@ func route(cfg *Config, failing []GateResult) (string, GateResult) {
 	sorted := append([]GateResult(nil), failing...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Layer < sorted[j].Layer })
 	return sorted[0].Name, sorted[0]
+}
+
+// judgePause is why an evaluator gate pauses the loop: the evaluator judged its condition
+// impossible, or the loop's evaluator budget is spent. Neither ever completes it.
+func judgePause(g GateResult) string {
+	if g.Judge.Verdict == VerdictBudget {
+		return fmt.Sprintf("%s: %s", g.Name, g.Judge.Reason)
+	}
+	return fmt.Sprintf("the evaluator judged %s's condition impossible: %s (condition: %q)", g.Name, g.Judge.Reason, g.Judge.Condition)
 }

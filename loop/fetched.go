@@ -79,8 +79,17 @@ func untrusted(name, command string) error {
 	if command != "" {
 		again = "run `git loop " + command + " " + name + " --trust` to run them"
 	}
-	return fmt.Errorf("%w: %s was fetched from a remote, so its gate commands were written by someone else; read them with `git loop status %s`, then %s",
+	return fmt.Errorf("%w: %s was fetched from a remote, so its gate and evaluator commands were written by someone else; read them with `git loop status %s`, then %s",
 		ErrUntrusted, name, name, again)
+}
+
+// checkTrust refuses to run fetched loop name's stored commands (gates, evaluator) unless the
+// person passed --trust (s.Trust); command is the git loop command to run again with it.
+func (s *Store) checkTrust(name, command string) error {
+	if IsFetched(name) && !s.Trust {
+		return untrusted(name, command)
+	}
+	return nil
 }
 
 // ListFetched returns the state of every fetched loop, named REMOTE/NAME and sorted, with the

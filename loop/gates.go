@@ -71,6 +71,8 @@ type GateResult struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Diagnostics sums up what the output says (tests, errors, coverage), when it says any.
 	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
+	// Judge is set for an evaluator gate: the condition and the evaluator's verdict.
+	Judge *JudgeInfo `json:"judge,omitempty"`
 }
 
 // Passed reports whether the gate passed.
@@ -161,20 +163,12 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		fmt.Fprintf(tail, "not run: %v", context.Cause(ctx))
 		return res
 	}
-	timeout := gateTimeout(g, opts.DefaultTimeout)
-	own, cut := timeout, false
-	if !opts.Deadline.IsZero() {
-		// Leave the time to stop the gate (the polite signal's grace, the pipe's) before the
-		// deadline.
-		left := time.Until(opts.Deadline) - gateKillGrace - gatePipeGrace
-		if left < timeout {
-			timeout, cut = left, true
-		}
-		if timeout <= 0 {
-			res.Status = GateTimeout
-			fmt.Fprintf(tail, "not run: the stop's deadline had passed (%s)", opts.DeadlineWhy)
-			return res
-		}
+	own := gateTimeout(g, opts.DefaultTimeout)
+	timeout, cut := opts.cut(own)
+	if timeout <= 0 {
+		res.Status = GateTimeout
+		fmt.Fprintf(tail, "not run: the stop's deadline had passed (%s)", opts.DeadlineWhy)
+		return res
 	}
 
 	cmd := gateCommand(g.Run)
@@ -201,6 +195,20 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		fmt.Fprintf(tail, "\n[git-loop] gate %q ended abnormally: %v\n", g.Name, waitErr)
 	}
 	return res
+}
+
+// cut is the time a command with timeout own may run: own, or less when the stop's deadline
+// comes first, leaving the time to stop it (the polite signal's grace, the pipe's) before
+// then (cut is set). At or below 0 the deadline has passed.
+func (opts RunOptions) cut(own time.Duration) (time.Duration, bool) {
+	if opts.Deadline.IsZero() {
+		return own, false
+	}
+	left := time.Until(opts.Deadline) - gateKillGrace - gatePipeGrace
+	if left < own {
+		return left, true
+	}
+	return own, false
 }
 
 // GateExit maps the error from Wait to an exit code and status.

@@ -16,7 +16,9 @@ func failingSummaries(failing []GateResult) string {
 	var b strings.Builder
 	for _, g := range failing {
 		s := ""
-		if g.Diagnostics != nil {
+		if g.Judge != nil {
+			s = g.Judge.Verdict + ": " + lastLine(g.Judge.Reason)
+		} else if g.Diagnostics != nil {
 			s = g.Diagnostics.String()
 		}
 		if s == "" {

@@ -146,6 +146,10 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		}
 	}
 	results := runGates(ctx, cfg.Gates, opts)
+	if ctx.Err() == nil {
+		results = append(results, s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: snap.Tree, message: in.Message,
+			messageKnown: in.MessageKnown, gates: results, opts: opts, budget: true})...)
+	}
 	if ctx.Err() != nil {
 		// Interrupted (Ctrl-C, or the agent killing its hook) while the gates ran: their
 		// results say nothing about the work, so nothing is recorded and the loop is as it was.
@@ -180,6 +184,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			next.Commands = cmdMark
 		}
 		next.Judged = judged
+		rememberVerdicts(&next, results)
 		next.LastStop = nil
 		if in.StopID != "" {
 			next.LastStop = &StopAnswer{ID: in.StopID, Iteration: next.Iteration, Decision: v.Decision, Reason: v.Reason,

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -13,13 +14,19 @@ import (
 type Raise struct {
 	MaxDuration string // a duration such as 4h; "" keeps the loop's
 	TokenBudget int64  // 0 keeps the loop's
+	// EvaluatorBudget is the number of evaluator runs the loop may make in all; 0 keeps the
+	// loop's.
+	EvaluatorBudget int
 }
 
 // RaiseLimits records a paused loop's new wall-clock limit or token budget, so that a resume
 // after such a limit goes on instead of pausing again at the next stop.
 func (s *Store) RaiseLimits(name string, r Raise) (*State, error) {
-	if r.MaxDuration == "" && r.TokenBudget == 0 {
+	if r.MaxDuration == "" && r.TokenBudget == 0 && r.EvaluatorBudget == 0 {
 		return nil, nil
+	}
+	if r.EvaluatorBudget < 0 {
+		return nil, fmt.Errorf("%w: --evaluator-budget %d: want a number of evaluator runs ≥ 1", ErrConfig, r.EvaluatorBudget)
 	}
 	if r.MaxDuration != "" {
 		if d, err := time.ParseDuration(r.MaxDuration); err != nil || d <= 0 {
@@ -41,6 +48,9 @@ func (s *Store) RaiseLimits(name string, r Raise) (*State, error) {
 		if r.TokenBudget > 0 {
 			next.TokenBudget = r.TokenBudget
 		}
+		if r.EvaluatorBudget > 0 {
+			next.EvaluatorBudget = r.EvaluatorBudget
+		}
 		snap, _ := gitstore.ParseHash(st.Snapshot)
 		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: limits raised by user (%s)", name, r)}, nil
 	})
@@ -48,17 +58,22 @@ func (s *Store) RaiseLimits(name string, r Raise) (*State, error) {
 
 // String names what r raises.
 func (r Raise) String() string {
-	switch {
-	case r.MaxDuration != "" && r.TokenBudget > 0:
-		return fmt.Sprintf("wall clock %s, token budget %d", r.MaxDuration, r.TokenBudget)
-	case r.MaxDuration != "":
-		return "wall clock " + r.MaxDuration
+	var parts []string
+	if r.MaxDuration != "" {
+		parts = append(parts, "wall clock "+r.MaxDuration)
 	}
-	return fmt.Sprintf("token budget %d", r.TokenBudget)
+	if r.TokenBudget > 0 {
+		parts = append(parts, fmt.Sprintf("token budget %d", r.TokenBudget))
+	}
+	if r.EvaluatorBudget > 0 {
+		parts = append(parts, fmt.Sprintf("evaluator budget %d runs", r.EvaluatorBudget))
+	}
+	return strings.Join(parts, ", ")
 }
 
-// checkBudgets refuses to resume a loop whose wall clock or token budget is spent: its next
-// stop would pause it again. The error names the resume that raises the limit.
+// checkBudgets refuses to resume a loop whose wall clock, token budget or evaluator budget
+// (runs or cost) is spent: its next stop would pause it again. The error names the resume
+// that raises the limit, or says that none can.
 func checkBudgets(cfg *Config, st *State) error {
 	paused := st.PausedAt
 	if paused.IsZero() { // paused before git-loop noted when
@@ -68,6 +83,14 @@ func checkBudgets(cfg *Config, st *State) error {
 		d := st.maxDuration(cfg)
 		return fmt.Errorf("%w: loop %q has run %s of its %s wall-clock limit; resume with a longer one: `git loop resume %s --max-duration %s`",
 			ErrLimit, st.Name, shortDuration(ran), shortDuration(d), st.Name, shortDuration(longerLimit(ran)))
+	}
+	if ev := cfg.Evaluator; ev != nil && len(cfg.Judges) > 0 && st.EvaluatorRuns >= ev.budget(st) {
+		return fmt.Errorf("%w: loop %q has used %d of its %d evaluator runs; resume with a higher budget: `git loop resume %s --evaluator-budget %d`",
+			ErrLimit, st.Name, st.EvaluatorRuns, ev.budget(st), st.Name, 2*ev.budget(st))
+	}
+	if ev := cfg.Evaluator; ev != nil && len(cfg.Judges) > 0 && ev.CostBudget > 0 && st.EvaluatorCost >= ev.CostBudget {
+		return fmt.Errorf("%w: loop %q's evaluator has cost $%.4f of its $%.2f budget, which a resume cannot raise (its next judged stop would pause again); "+
+			"start a new loop with a higher loop.evaluatorCostBudget", ErrLimit, st.Name, st.EvaluatorCost, ev.CostBudget)
 	}
 	if b := st.tokenBudget(cfg); b > 0 && st.Transcript != nil && st.Transcript.Tokens > b {
 		return fmt.Errorf("%w: loop %q has used %d of its %d tokens; resume with a higher budget: `git loop resume %s --token-budget %d`",

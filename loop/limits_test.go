@@ -52,3 +52,17 @@ func TestWallClockCountsRunningTime(t *testing.T) {
 		t.Fatalf("the suggested resume: %v", err)
 	}
 }
+
+// A loop whose evaluator cost budget is spent is not resumed: no flag raises that budget,
+// and its next judged stop would pause it again.
+func TestResumeRefusedPastEvaluatorCostBudget(t *testing.T) {
+	cfg := &Config{Judges: []Judge{{Name: "judge", Condition: "c"}}, Evaluator: &Evaluator{Command: "eval", CostBudget: 0.5}}
+	st := &State{Name: "g", Status: StatusPaused, EvaluatorRuns: 3, EvaluatorCost: 0.25}
+	if err := checkBudgets(cfg, st); err != nil {
+		t.Fatalf("checkBudgets() under the cost budget = %v", err)
+	}
+	st.EvaluatorCost = 0.5
+	if err := checkBudgets(cfg, st); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "higher loop.evaluatorCostBudget") {
+		t.Fatalf("checkBudgets() at the cost budget = %v, want ErrLimit naming loop.evaluatorCostBudget", err)
+	}
+}

@@ -68,6 +68,14 @@ type State struct {
 	// LastStop is the last judged stop that named itself and the answer it got (see
 	// StopInput.StopID).
 	LastStop *StopAnswer `json:"last_stop,omitempty"`
+	// EvaluatorRuns and EvaluatorCost count the loop's evaluator runs and the dollars they
+	// reported, against its evaluator budget (EvaluatorBudget, when a resume raised it).
+	EvaluatorRuns   int     `json:"evaluator_runs,omitempty"`
+	EvaluatorCost   float64 `json:"evaluator_cost_usd,omitempty"`
+	EvaluatorBudget int     `json:"evaluator_budget,omitempty"`
+	// Verdicts remembers where the latest evaluator verdicts are recorded, so a stop with the
+	// same snapshot tree and message reuses one instead of running the evaluator again.
+	Verdicts []VerdictMemo `json:"verdicts,omitempty"`
 	// Problems, set by status and list on the state they print and never stored, is what
 	// keeps the loop from being enforced now (see Store.Problems).
 	Problems []Problem `json:"problems,omitempty"`

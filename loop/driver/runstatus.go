@@ -113,7 +113,7 @@ type statusLine struct {
 }
 
 func newStatusLine(w io.Writer, live bool, name string, cfg *loop.Config, now func() time.Time) *statusLine {
-	return &statusLine{w: w, live: live, name: name, gates: len(cfg.Gates), max: cfg.MaxIterations, now: now,
+	return &statusLine{w: w, live: live, name: name, gates: len(cfg.Gates) + len(cfg.Judges), max: cfg.MaxIterations, now: now,
 		began: now(), passing: "-", last: "-"}
 }
 

@@ -56,6 +56,8 @@ type LayerReport struct {
 	Failures int    `json:"failures"`
 	// Diagnostics is what the gate's last output said (tests, errors, coverage).
 	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
+	// Judge is the condition of an evaluator gate (see loop.Judge); empty for a command gate.
+	Judge string `json:"judge,omitempty"`
 	// Runs is every attempt of the gate, oldest first.
 	Runs []GateRun `json:"runs"`
 }
@@ -68,6 +70,8 @@ type GateRun struct {
 	DurationMS  int64             `json:"duration_ms"`
 	Fingerprint string            `json:"fingerprint,omitempty"`
 	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
+	// Judge is an evaluator gate's verdict, reason, evaluator, input size and cost.
+	Judge *loop.JudgeInfo `json:"judge,omitempty"`
 }
 
 // Defects counts distinct failures (by fingerprint) found per layer and those resolved, and
@@ -118,9 +122,13 @@ func buildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Repor
 		Execution: Execution{StartedAt: st.StartedAt, EndedAt: st.UpdatedAt, Seconds: st.UpdatedAt.Sub(st.StartedAt).Seconds(),
 			Iterations: st.Iteration, MaxIterations: st.MaxIterations},
 		Rework: []ReworkEvent{}, Timeline: make([]Step, 0, len(iters))}
-	layers := make([]LayerReport, len(cfg.Gates))
-	for i, g := range cfg.Gates {
+	gates := cfg.AllGates()
+	layers := make([]LayerReport, len(gates))
+	for i, g := range gates {
 		layers[i] = LayerReport{Layer: i + 1, Gate: g.Name, Final: "not run", Runs: make([]GateRun, 0, len(iters))}
+		if cond, ok := strings.CutPrefix(g.Run, loop.JudgeRun); ok && i >= len(cfg.Gates) {
+			layers[i].Judge = cond
+		}
 	}
 	defects := defectLog{}
 	prevAt := st.StartedAt
@@ -137,7 +145,7 @@ func buildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Repor
 			l.Final = g.Status
 			l.Diagnostics = g.Diagnostics
 			l.Runs = append(l.Runs, GateRun{Iteration: it.Number, Status: g.Status, ExitCode: g.ExitCode,
-				DurationMS: g.Duration.Milliseconds(), Fingerprint: g.Fingerprint, Diagnostics: g.Diagnostics})
+				DurationMS: g.Duration.Milliseconds(), Fingerprint: g.Fingerprint, Diagnostics: g.Diagnostics, Judge: g.Judge})
 			if g.Failed() {
 				l.Failures++
 			}

@@ -71,6 +71,9 @@ func (r Report) HTML() ([]byte, error) {
 		if l.Diagnostics != nil {
 			hg.Diagnostics = l.Diagnostics.String()
 		}
+		if s := judgeSummary(l); s != "" {
+			hg.Diagnostics = s
+		}
 		v.Gates = append(v.Gates, hg)
 	}
 	for _, s := range r.Timeline {

@@ -180,6 +180,9 @@ func mdCode(s string) string {
 func layerSummaries(layers []LayerReport) string {
 	var b strings.Builder
 	for _, l := range layers {
+		if s := judgeSummary(l); s != "" {
+			fmt.Fprintf(&b, "- %s: %s\n", l.Gate, mdCell(s))
+		}
 		if l.Diagnostics != nil {
 			if s := l.Diagnostics.String(); s != "" {
 				fmt.Fprintf(&b, "- %s: %s\n", l.Gate, s)
@@ -190,4 +193,27 @@ func layerSummaries(layers []LayerReport) string {
 		return ""
 	}
 	return "Diagnostics (last run of each gate):\n" + b.String() + "\n"
+}
+
+// judgeSummary says what an evaluator gate judges and its last verdict: `evaluator judges
+// "the README explains --judge"; last verdict unmet: the README says nothing`; "" for a
+// command gate.
+func judgeSummary(l LayerReport) string {
+	if l.Judge == "" {
+		return ""
+	}
+	s := fmt.Sprintf("evaluator judges %q", l.Judge)
+	for i := len(l.Runs) - 1; i >= 0; i-- {
+		if j := l.Runs[i].Judge; j != nil {
+			s += "; last verdict " + j.Verdict
+			if j.Reason != "" {
+				s += ": " + textutil.FirstLine(j.Reason)
+			}
+			if j.Evaluator != "" {
+				s += " (by `" + j.Evaluator + "`)"
+			}
+			break
+		}
+	}
+	return s
 }

@@ -22,6 +22,10 @@ type BisectOptions struct {
 	Command   []string // run in the scratch worktree: 0 good, 125 untestable, else bad
 	Timeout   time.Duration
 	Progress  io.Writer // one line per iteration tested
+	// Judge bisects by the loop's evaluator gates instead of Command: an iteration whose
+	// conditions the evaluator judges met is good, one it judges unmet is bad, and one it
+	// cannot judge (failed, timed out, impossible) is untestable.
+	Judge bool
 }
 
 // BisectResult is the first iteration at which the command fails.
@@ -57,6 +61,11 @@ const untestable = 125
 // (git worktree add --detach, removed afterwards even when ctx is cancelled), so the user's
 // worktree, index and branches are never touched.
 func Bisect(s *loop.Store, ctx context.Context, name string, opts BisectOptions) (*BisectResult, error) {
+	if opts.Judge {
+		if err := s.CanJudge(name); err != nil {
+			return nil, err
+		}
+	}
 	h, err := s.OpenHistory(name)
 	if err != nil {
 		return nil, err
@@ -70,7 +79,7 @@ func Bisect(s *loop.Store, ctx context.Context, name string, opts BisectOptions)
 		return nil, err
 	}
 	defer cleanup()
-	b := &bisector{ctx: ctx, dir: scratch, opts: opts, git: s.Repo.GitDir, results: map[string]testRun{}}
+	b := &bisector{ctx: ctx, dir: scratch, opts: opts, git: s.Repo.GitDir, results: map[string]testRun{}, s: s, name: name}
 	res := &BisectResult{Loop: name}
 	first, last := iters[0], iters[len(iters)-1]
 	if r := b.test(first); r.outcome != outcomePass {
@@ -172,6 +181,8 @@ type testRun struct {
 }
 
 type bisector struct {
+	s       *loop.Store
+	name    string
 	ctx     context.Context
 	dir     string
 	git     string
@@ -223,6 +234,9 @@ func (b *bisector) run(rec *loop.Iteration) testRun {
 			return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot check out iteration %d: %v: %s", rec.Number, err, out)}
 		}
 	}
+	if b.opts.Judge {
+		return b.judge(rec)
+	}
 	cmd := exec.Command(b.opts.Command[0], b.opts.Command[1:]...)
 	cmd.Dir = b.dir
 	cmd.Env = append(gitstore.CleanGitEnv(), fmt.Sprintf("GIT_LOOP_ITERATION=%d", rec.Number))
@@ -247,6 +261,30 @@ func (b *bisector) run(rec *loop.Iteration) testRun {
 		r.outcome = outcomeSkip
 	default:
 		r.outcome = outcomeFail
+	}
+	return r
+}
+
+// judge asks the loop's evaluator about rec's snapshot: every condition met is good, one
+// judged unmet is bad, anything else (no valid verdict, a failed or timed-out run,
+// impossible) untestable, as bisect's help says.
+func (b *bisector) judge(rec *loop.Iteration) testRun {
+	results, err := b.s.JudgeSnapshot(b.ctx, b.name, rec, b.dir)
+	if err != nil {
+		return testRun{outcome: outcomeSkip, exitCode: -1, output: err.Error()}
+	}
+	r := testRun{outcome: outcomePass}
+	for _, g := range results {
+		r.output += g.Tail
+		switch {
+		case g.Passed():
+		case g.Judge != nil && g.Judge.Verdict == loop.VerdictUnmet:
+			if r.outcome == outcomePass {
+				r.outcome, r.exitCode = outcomeFail, 1
+			}
+		default:
+			r.outcome, r.exitCode = outcomeSkip, untestable
+		}
 	}
 	return r
 }

@@ -106,9 +106,9 @@ type logPrinter struct {
 func (p *logPrinter) header() {
 	st, cfg := p.h.State, p.h.Config
 	fmt.Fprintf(p.w, "loop %s · %s · iteration %s\n", p.h.Name, st.Status, loop.FormatIteration(st.Iteration, st.MaxIterations))
-	if len(cfg.Gates) > 0 {
-		names := make([]string, len(cfg.Gates))
-		for i, g := range cfg.Gates {
+	if gates := cfg.AllGates(); len(gates) > 0 {
+		names := make([]string, len(gates))
+		for i, g := range gates {
 			names[i] = fmt.Sprintf("%d %s", i+1, textutil.TerminalSafe(g.Name))
 		}
 		fmt.Fprintf(p.w, "gates: %s   (+ pass, x fail, ! blocked, - skip, T timeout, E error, . not run)\n", strings.Join(names, ", "))
@@ -122,7 +122,7 @@ func (p *logPrinter) line(rec, prev *loop.Iteration) error {
 		return err
 	}
 	e := LogEntry{Iteration: rec.Number, At: rec.At, DurationMS: rec.Duration.Milliseconds(), Kind: rec.Kind,
-		Decision: rec.Decision, Reason: textutil.FirstLine(rec.Reason), Gates: gateRow(p.h.Config.Gates, rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
+		Decision: rec.Decision, Reason: textutil.FirstLine(rec.Reason), Gates: gateRow(p.h.Config.AllGates(), rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
 	if p.opts.JSON {
 		sep := ",\n"
 		if !p.first {

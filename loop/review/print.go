@@ -30,7 +30,7 @@ func PrintStatus(w io.Writer, st *loop.State, cfg *loop.Config, asJSON bool) err
 	}
 	fmt.Fprintf(&b, "task:      %s\n", textutil.TerminalSafe(prompt))
 	PrintExit(&b, cfg)
-	for i, g := range cfg.Gates {
+	for i, g := range cfg.AllGates() {
 		fmt.Fprintf(&b, "gate %d:    %s: %s%s\n", i+1, textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Run), textutil.TerminalSafe(loop.GateConditions(g)))
 	}
 	loop.PrintShape(&b, cfg)

@@ -116,6 +116,9 @@ func printRecord(w io.Writer, h *loop.History, rec *loop.Iteration, opts ShowOpt
 	for _, g := range rec.Gates {
 		cell := gateCells[g.Status]
 		fmt.Fprintf(w, "  %s %-12s %-8s %7s  exit %d\n", p.paint(cell.color, cell.char), textutil.TerminalSafe(g.Name), textutil.TerminalSafe(g.Status), textutil.FormatDuration(g.Duration), g.ExitCode)
+		if g.Judge != nil {
+			fmt.Fprintf(w, "      evaluator %s\n", textutil.TerminalSafe(judgeLine(g.Judge)))
+		}
 		if tail := textutil.TerminalSafe(strings.TrimRight(textutil.LastLines(g.Tail, showTailLines), "\n")); tail != "" && !g.Passed() {
 			for _, line := range strings.Split(tail, "\n") {
 				fmt.Fprintf(w, "      | %s\n", line)
@@ -307,4 +310,23 @@ func bar(added, deleted, width int) (string, string) {
 		added, deleted = added*width/total, deleted*width/total
 	}
 	return strings.Repeat("+", added), strings.Repeat("-", deleted)
+}
+
+// judgeLine is an evaluator gate's record in one line: "`claude -p` judged unmet, input
+// 5120 bytes, $0.0031", with "(cut to fit)" and "cached from iteration N" when they apply.
+func judgeLine(j *loop.JudgeInfo) string {
+	s := fmt.Sprintf("`%s` judged %s", j.Evaluator, j.Verdict)
+	if j.InputBytes > 0 {
+		s += fmt.Sprintf(", input %d bytes", j.InputBytes)
+		if j.InputCut {
+			s += " (cut to fit)"
+		}
+	}
+	if j.CostUSD > 0 {
+		s += fmt.Sprintf(", $%.4f", j.CostUSD)
+	}
+	if j.CachedFrom > 0 {
+		s += fmt.Sprintf(", cached from iteration %d", j.CachedFrom)
+	}
+	return s
 }

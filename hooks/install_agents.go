@@ -31,7 +31,7 @@ import (
 // stopTimeout is how long an agent lets a stop hook run (gates included), in seconds, as
 // installed for every agent when the worktree's gates need no more (see installTimeout);
 // the hook cuts its gates off before it.
-var stopTimeout = int(loop.HookTimeout(nil) / time.Second)
+var stopTimeout = int(loop.HookTimeout(nil, nil) / time.Second)
 
 // cursorLoopLimit is the follow-up cap installed for Cursor's stop hook.
 const cursorLoopLimit = 100

@@ -33,7 +33,7 @@ var judgingEvents = map[string]bool{"stop": true, "subagent-stop": true, "after-
 
 // installTimeout is the stop hook timeout install writes for the worktree at dir.
 func installTimeout(dir string) time.Duration {
-	return loop.HookTimeout(loop.ConfiguredGates(dir))
+	return loop.ConfiguredHookTimeout(dir)
 }
 
 // withStopTimeout returns hf with every judging hook's timeout set to d, in the agent's unit.

@@ -22,7 +22,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	want := loop.HookTimeout([]loop.Gate{{Name: "slow", Run: "true", Timeout: "30m"}})
+	want := loop.HookTimeout([]loop.Gate{{Name: "slow", Run: "true", Timeout: "30m"}}, nil)
 	if want != 1860*time.Second {
 		t.Fatalf("HookTimeout of a 30m gate = %v, want 31m", want)
 	}

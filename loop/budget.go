@@ -7,7 +7,8 @@ import (
 )
 
 // A stop hook's work nests inside the timeout its agent gives it: the snapshot, then the
-// gates (in parallel), then the record and the answer. The gates get what is left once room
+// gates (in parallel), then the evaluator when the loop has judges, then the record and the
+// answer. The gates get what is left once room
 // for the record is kept, so a gate over its share is cut, killed and recorded as a timeout,
 // rather than the agent killing the hook with nothing recorded.
 
@@ -24,40 +25,61 @@ const (
 )
 
 // HookTimeout is the timeout an agent should give git-loop's stop hook for a loop with these
-// gates: the longest gate timeout — at least the default, which a gate added later with
-// --gate gets — plus the grace to stop a gate, the snapshot before the gates and the record
-// after, rounded up to 10 seconds. With no gate or only default ones it is 660 s. install
-// writes it (from .gitloop and git config), and a stop that cannot find the timeout its agent
-// was given assumes it.
-func HookTimeout(gates []Gate) time.Duration {
+// gates and, when it has judges, this evaluator (nil: none): the longest gate timeout — at
+// least the default, which a gate added later with --gate gets — plus the grace to stop a
+// gate, the snapshot before the gates, the evaluator's timeout after them and the record
+// after all, rounded up to 10 seconds. With no gate or only default ones and no judge it is
+// 660 s. install writes it (from .gitloop and git config), and a stop that cannot find the
+// timeout its agent was given assumes it.
+func HookTimeout(gates []Gate, ev *Evaluator) time.Duration {
 	longest := DefaultGateTimeout
 	for _, g := range gates {
 		longest = max(longest, gateTimeout(g, DefaultGateTimeout))
 	}
 	d := longest + gateKillGrace + 2*gatePipeGrace + hookSnapshotAllowance + hookRecordMargin
+	if ev != nil {
+		d += ev.timeout() + gateKillGrace + 2*gatePipeGrace
+	}
 	return (d + hookTimeoutStep - 1) / hookTimeoutStep * hookTimeoutStep
 }
 
+// settingsEvaluator is the evaluator a loop with these settings judges with, nil without judges.
+func settingsEvaluator(judges []string, ev Evaluator) *Evaluator {
+	if len(judges) == 0 {
+		return nil
+	}
+	return &ev
+}
+
 // gatesDeadline is when a stop that began at began, under a hook timeout of timeout (0: the
-// loop's HookTimeout), must have its gates done: the record margin before the agent kills it.
-func gatesDeadline(began time.Time, timeout time.Duration, gates []Gate) time.Time {
+// loop's HookTimeout), must have its gates and evaluator done: the record margin before the
+// agent kills it.
+func gatesDeadline(began time.Time, timeout time.Duration, cfg *Config) time.Time {
 	if timeout <= 0 {
-		timeout = HookTimeout(gates)
+		timeout = HookTimeout(cfg.Gates, cfg.judgesEvaluator())
 	}
 	return began.Add(timeout - hookRecordMargin)
 }
 
-// ConfiguredGates are the gates a loop started in the worktree containing dir would get
-// from its .gitloop and git config (none when dir is in no repository, or they do not
-// parse: the defaults then apply).
-func ConfiguredGates(dir string) []Gate {
+// judgesEvaluator is the loop's evaluator when it has judges, else nil.
+func (c *Config) judgesEvaluator() *Evaluator {
+	if len(c.Judges) == 0 {
+		return nil
+	}
+	return c.Evaluator
+}
+
+// ConfiguredHookTimeout is the HookTimeout of a loop started in the worktree containing dir,
+// from its .gitloop and git config (the default when dir is in no repository, or they do
+// not parse).
+func ConfiguredHookTimeout(dir string) time.Duration {
 	r, err := gitstore.Open(dir)
 	if err != nil {
-		return nil
+		return HookTimeout(nil, nil)
 	}
 	s, err := loadSettings(r)
 	if err != nil {
-		return nil
+		return HookTimeout(nil, nil)
 	}
-	return s.Gates
+	return HookTimeout(s.Gates, settingsEvaluator(s.Judges, s.Evaluator))
 }

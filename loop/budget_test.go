@@ -22,7 +22,7 @@ func TestHookTimeout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := HookTimeout(tt.gates)
+			got := HookTimeout(tt.gates, nil)
 			if got != tt.want {
 				t.Errorf("HookTimeout = %v, want %v", got, tt.want)
 			}
@@ -54,5 +54,27 @@ func TestRunGatesDeadline(t *testing.T) {
 	res = runGates(context.Background(), []Gate{{Name: "late", Run: "exit 0"}}, opts)
 	if r := res[0]; r.Status != GateTimeout || !strings.HasPrefix(r.Tail, "not run: the stop's deadline had passed") {
 		t.Errorf("gate past the deadline: %s %q", r.Status, r.Tail)
+	}
+}
+
+// TestHookTimeoutHoldsTheEvaluator: with judges, the hook's timeout holds the evaluator's
+// after the gates', so an evaluator that uses its whole timeout is not cut by the agent.
+func TestHookTimeoutHoldsTheEvaluator(t *testing.T) {
+	gates := []Gate{{Name: "a", Timeout: "2m"}}
+	for _, tt := range []struct {
+		ev   *Evaluator
+		want time.Duration
+	}{
+		{nil, 660 * time.Second},
+		{&Evaluator{Command: "judge"}, 780 * time.Second},                  // the default 2m, with its grace
+		{&Evaluator{Command: "judge", Timeout: "10m"}, 1260 * time.Second}, // its own
+	} {
+		got := HookTimeout(gates, tt.ev)
+		if got != tt.want {
+			t.Errorf("HookTimeout(%+v) = %v, want %v", tt.ev, got, tt.want)
+		}
+		if tt.ev != nil && got-HookTimeout(gates, nil) < tt.ev.timeout() {
+			t.Errorf("HookTimeout(%+v) = %v leaves the evaluator less than its %v", tt.ev, got, tt.ev.timeout())
+		}
 	}
 }

@@ -133,10 +133,10 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	}
 	opts := RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential}
 	if !in.Began.IsZero() { // a hook, which its agent kills after a timeout
-		opts.Deadline = gatesDeadline(in.Began, in.HookTimeout, cfg.Gates)
+		opts.Deadline = gatesDeadline(in.Began, in.HookTimeout, cfg)
 		timeout := in.HookTimeout
 		if timeout <= 0 {
-			timeout = HookTimeout(cfg.Gates)
+			timeout = HookTimeout(cfg.Gates, cfg.judgesEvaluator())
 		}
 		opts.DeadlineWhy = fmt.Sprintf("the agent gives its stop hook %v", timeout)
 		if in.HookTimeoutFrom != "" {

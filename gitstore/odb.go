@@ -17,7 +17,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 )
 
@@ -40,7 +39,7 @@ type objectDB struct {
 
 // pack is one packfile with its index.
 type pack struct {
-	idx  *idxfile.MemoryIndex
+	idx  *packIndex
 	file *os.File
 	data *packfile.Packfile
 	// freshened: its time was set to now by this process already (see freshen)
@@ -275,13 +274,9 @@ func (db *objectDB) rescan() bool {
 
 // openPack opens the pack whose index is at idxPath.
 func openPack(idxPath string, bases cache.Object) (*pack, error) {
-	idxData, err := os.ReadFile(idxPath)
+	idx, err := openPackIndex(idxPath)
 	if err != nil {
 		return nil, err
-	}
-	idx := idxfile.NewMemoryIndex()
-	if err := idxfile.NewDecoder(bytes.NewReader(idxData)).Decode(idx); err != nil {
-		return nil, fmt.Errorf("read pack index %q: %w", idxPath, err)
 	}
 	f, err := os.Open(strings.TrimSuffix(idxPath, ".idx") + ".pack")
 	if err != nil {

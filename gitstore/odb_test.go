@@ -112,7 +112,7 @@ func TestReadObjectMatchesGit(t *testing.T) {
 	if loose := refsGit(t, dir, "count-objects"); !strings.HasPrefix(loose, "0 objects") {
 		t.Fatalf("gc left loose objects: %s", loose)
 	}
-	if !strings.Contains(refsGit(t, dir, "verify-pack", "-v", packIndex(t, dir)), "chain length") {
+	if !strings.Contains(refsGit(t, dir, "verify-pack", "-v", packIndexPath(t, dir)), "chain length") {
 		t.Fatal("the pack holds no deltas; the test would not exercise them")
 	}
 	r, _ = Open(dir)
@@ -125,7 +125,7 @@ func TestReadObjectMatchesGit(t *testing.T) {
 	checkAllObjects(t, r, dir)
 }
 
-func packIndex(t *testing.T, dir string) string {
+func packIndexPath(t *testing.T, dir string) string {
 	t.Helper()
 	idx, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.idx"))
 	if len(idx) != 1 {

@@ -3,10 +3,8 @@ package snapshots
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -97,7 +95,7 @@ func BenchmarkTakeCleanPerFile(b *testing.B) {
 }
 
 // benchTree is a repository of files files, 100 a directory in directories of 100, four
-// fifths of them committed to the index; under $GITLOOP_BENCH_TREES when set, and kept.
+// fifths of them in the index; under $GITLOOP_BENCH_TREES when set, and kept.
 func benchTree(b *testing.B, files int) string {
 	hermeticB(b)
 	var dir string
@@ -115,26 +113,28 @@ func benchTree(b *testing.B, files int) string {
 	if out, err := gitEnv(dir, nil, "init", "-q"); err != nil {
 		b.Fatalf("git init: %v: %s", err, out)
 	}
-	var tracked []string
-	for i := 0; i < files; i++ {
-		rel := fmt.Sprintf("d%03d/e%03d/f%03d.go", i/10000, i/100%100, i%100)
-		p := filepath.Join(dir, rel)
-		if i%100 == 0 {
-			if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+	// The tracked four fifths are written and added first (git add -A; a pathspec per file
+	// makes git add quadratic), then the untracked fifth.
+	for _, untracked := range []bool{false, true} {
+		for i := 0; i < files; i++ {
+			if (i%5 == 0) != untracked {
+				continue
+			}
+			p := filepath.Join(dir, fmt.Sprintf("d%03d/e%03d/f%03d.go", i/10000, i/100%100, i%100))
+			if i%100 < 2 { // the first file of its directory in this pass
+				if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(p, []byte(fmt.Sprintf("package x // %d\n", i)), 0o666); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := os.WriteFile(p, []byte(fmt.Sprintf("package x // %d\n", i)), 0o666); err != nil {
-			b.Fatal(err)
+		if !untracked {
+			if out, err := gitEnv(dir, nil, "add", "-A"); err != nil {
+				b.Fatalf("git add: %v: %s", err, out)
+			}
 		}
-		if i%5 != 0 {
-			tracked = append(tracked, rel)
-		}
-	}
-	cmd := exec.Command("git", "add", "--pathspec-from-file=-")
-	cmd.Dir, cmd.Stdin = dir, strings.NewReader(strings.Join(tracked, "\n"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("git add: %v: %s", err, out)
 	}
 	return dir
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
 )
@@ -136,5 +137,6 @@ func benchTree(b *testing.B, files int) string {
 			}
 		}
 	}
+	time.Sleep(100 * time.Millisecond) // settled, so that the first snapshot caches every file
 	return dir
 }

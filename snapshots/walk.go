@@ -660,6 +660,9 @@ func (s *snapshotter) fileEntry(n *node, dir *openedDir, cached *cachedDir, f *f
 func (s *snapshotter) resolve(f *fileEntry, st *fileStat, e *gitstore.IndexEntry, cached *cachedDir) bool {
 	if e != nil && e.AssumeValid && e.Stage == 0 && !e.IntentToAdd {
 		f.hash, f.mode = e.Hash, e.Mode // assume-unchanged: git add leaves the entry alone
+		// The index's blob need not be the file's content: never cache it with the file's
+		// stat data, which would outlive the bit (git update-index --no-assume-unchanged).
+		f.settled = false
 		return true
 	}
 	if c, pos, ok := cached.file(f.name); ok && s.cache.fresh(c, st) {

@@ -3,6 +3,7 @@ package snapshots
 import (
 	"runtime"
 	"runtime/debug"
+	"sync"
 )
 
 // git-loop runs with garbage collection off (main.go): a short-lived process whose memory is
@@ -18,17 +19,40 @@ import (
 const minHeadroom = 4 << 20
 
 // boundGarbage lowers the memory limit to the memory in use plus a headroom, when that is
-// lower than the current limit, and returns what restores it.
+// lower than the current limit, and returns what restores it. Bounds taken at once (Take is
+// exported: snapshots of several worktrees in one process) share the first one's, and the
+// last to finish restores the limit they found: restoring each its own "previous" limit
+// could leave a lowered one in place for good, a collection whenever the heap reaches it.
 func boundGarbage() (restore func()) {
-	used := memoryInUse()
-	limit := used + max(used/8, minHeadroom)
-	prev := debug.SetMemoryLimit(-1) // a negative limit only reads it
-	if used == 0 || limit >= prev {
-		return func() {}
+	garbageMu.Lock()
+	defer garbageMu.Unlock()
+	if garbageBounds == 0 {
+		garbageRestore = -1
+		used := memoryInUse()
+		limit := used + max(used/8, minHeadroom)
+		if prev := debug.SetMemoryLimit(-1); used != 0 && limit < prev { // a negative limit only reads it
+			debug.SetMemoryLimit(limit)
+			garbageRestore = prev
+		}
 	}
-	debug.SetMemoryLimit(limit)
-	return func() { debug.SetMemoryLimit(prev) }
+	garbageBounds++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			garbageMu.Lock()
+			defer garbageMu.Unlock()
+			if garbageBounds--; garbageBounds == 0 && garbageRestore >= 0 {
+				debug.SetMemoryLimit(garbageRestore)
+			}
+		})
+	}
 }
+
+var (
+	garbageMu      sync.Mutex
+	garbageBounds  int   // bounds not yet restored
+	garbageRestore int64 // the limit they found, or -1 when they left it alone
+)
 
 // memoryInUse is what the memory limit is compared with: the runtime's mapped memory less
 // what it returned to the system. (runtime/metrics reads it without stopping the world, but

@@ -280,6 +280,7 @@ func openPack(idxPath string, bases cache.Object) (*pack, error) {
 	}
 	f, err := os.Open(strings.TrimSuffix(idxPath, ".idx") + ".pack")
 	if err != nil {
+		idx.close() // the pack is left out, and looked for again at the next rescan
 		return nil, err
 	}
 	return &pack{idx: idx, file: f, data: packfile.NewPackfileWithCache(idx, nil, packFile{f}, bases, 0)}, nil

@@ -159,3 +159,29 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return fi.Size()
 }
+
+// TestPackIndexWithoutPackUnmapped: an index whose pack cannot be opened (a repack or prune
+// removing the pack first, or a crash between them) is left out, and its mapping released:
+// every look-up of a missing object rescans, and each would map the index again for good.
+func TestPackIndexWithoutPackUnmapped(t *testing.T) {
+	if _, err := os.Stat("/proc/self/maps"); err != nil {
+		t.Skip("no /proc/self/maps")
+	}
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	odbHistory(t, dir, 3)
+	refsGit(t, dir, "gc", "-q", "--prune=now")
+	idxPath := packIndexPath(t, dir)
+	if err := os.Remove(strings.TrimSuffix(idxPath, ".idx") + ".pack"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i++ {
+		if r.HasObject(Hash{byte(i), 1}) {
+			t.Fatal("found a missing object")
+		}
+	}
+	maps, _ := os.ReadFile("/proc/self/maps")
+	if n := strings.Count(string(maps), filepath.Base(idxPath)); n != 0 {
+		t.Fatalf("the index of a missing pack is mapped %d times", n)
+	}
+}

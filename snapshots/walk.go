@@ -321,10 +321,8 @@ func (s *snapshotter) readDir(job subdir, sc *scratch) ([]subdir, error) {
 		return nil, fmt.Errorf("snapshot: read directory %q: %w; fix its permissions or add it to .gitignore", n.rel, err)
 	}
 	defer dir.close()
-	if !excluded {
-		if m, err = s.dirIgnores(n, abs, ents, m); err != nil {
-			return nil, err
-		}
+	if m, err = s.dirIgnores(n, abs, ents, m, excluded); err != nil {
+		return nil, err
 	}
 	// The directory's files are recorded in the worker's block first: when the stat cache
 	// answers all of them, its run stands for them and nothing is kept (see keepFiles).
@@ -558,11 +556,13 @@ func kindOf(dir *openedDir, name string) entryKind {
 	return kindOther
 }
 
-// dirIgnores adds this directory's .gitignore to m and notes conversion attributes.
-func (s *snapshotter) dirIgnores(n *node, abs string, ents []dirent, m *ignore.Matcher) (*ignore.Matcher, error) {
+// dirIgnores adds this directory's .gitignore to m, unless the directory is excluded, and
+// notes conversion attributes, also in an excluded directory: its tracked files are
+// snapshotted, and git converts them by its .gitattributes.
+func (s *snapshotter) dirIgnores(n *node, abs string, ents []dirent, m *ignore.Matcher, excluded bool) (*ignore.Matcher, error) {
 	for _, de := range ents {
 		switch {
-		case de.name == ".gitignore" && de.kind == kindFile:
+		case de.name == ".gitignore" && de.kind == kindFile && !excluded:
 			data, err := os.ReadFile(filepath.Join(abs, ".gitignore"))
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("snapshot: read %q: %w", join(n.rel, ".gitignore"), err)

@@ -12,7 +12,7 @@ import (
 // files that garbage outgrows everything the walk keeps. boundGarbage caps it while those
 // objects are written: the runtime's memory limit is set a headroom above what is in use, so
 // the collector runs only when the garbage reaches the headroom, and the limit goes back to
-// what it was afterwards. The headroom grows with the live data (a quarter of it, at least
+// what it was afterwards. The headroom grows with the live data (an eighth of it, at least
 // minHeadroom), so a large worktree's many live bytes are not marked over and over.
 
 // minHeadroom is the least garbage allowed to pile up between collections while writing.

@@ -141,17 +141,10 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
+// varint decodes a zigzag varint, as binary.AppendVarint writes it.
 func (d *decoder) varint() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(d.buf)
-	if n <= 0 {
-		d.err = errCacheCorrupt
-		return 0
-	}
-	d.buf = d.buf[n:]
-	return v
+	u := d.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 // uvarintStr decodes a uvarint-length-prefixed string as a substring of the body.

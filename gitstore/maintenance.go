@@ -141,7 +141,7 @@ func looseOverThreshold(objects string, threshold int64) bool {
 	names, _ := f.Readdirnames(-1)
 	var n int64
 	for _, name := range names {
-		if len(name) == 38 && strings.Trim(name, "0123456789abcdef") == "" {
+		if isLooseName(name) {
 			if n++; n > threshold {
 				return true
 			}
@@ -157,12 +157,18 @@ func looseSampled(objects string) int64 {
 	for i := 0; i < 256; i += 17 {
 		names, _ := readDirNames(filepath.Join(objects, fmt.Sprintf("%02x", i)))
 		for _, name := range names {
-			if len(name) == 38 && strings.Trim(name, "0123456789abcdef") == "" {
+			if isLooseName(name) {
 				n++
 			}
 		}
 	}
 	return 16 * n
+}
+
+// isLooseName reports whether a fan-out directory's entry names a loose object (the 38 hex
+// digits after the directory's two), not a temporary file.
+func isLooseName(name string) bool {
+	return len(name) == 38 && strings.Trim(name, "0123456789abcdef") == ""
 }
 
 // countPacks is git's too_many_packs count: local packs without a .keep file.

@@ -18,10 +18,12 @@ import (
 // every iteration and would otherwise leave a long loop's thousands of loose objects for the
 // next git command to trip over.
 //
-// One addition: git-loop also asks for git's loose-objects task (with gc) once its loose
-// objects pass that task's own threshold (maintenance.loose-objects.auto, default 100), since
-// a loop writes about nine objects per iteration; gc.auto=0, maintenance.auto=false and
-// maintenance.loose-objects.auto=0 each turn it off.
+// One addition: once its loose objects pass the loose-objects task's own threshold
+// (maintenance.loose-objects.auto, default 100), since a loop writes about nine objects per
+// iteration, git-loop starts a roll-up (rollup.go: `git repack --geometric=2` under git
+// maintenance's lock) where one is configured (UseRollUp), else git's loose-objects task
+// (with gc); gc.auto=0, maintenance.auto=false and maintenance.loose-objects.auto=0 each turn
+// it off.
 //
 // Two differences from git, both for the agent's sake. git-loop asks git's question first
 // (below, for the default configuration), so the usual iteration starts no process at all;
@@ -58,6 +60,9 @@ type MaintenanceDecision struct {
 	// Tasks are the maintenance tasks asked for (--task), each still run only when its own
 	// condition holds (--auto); none means git's default.
 	Tasks []string
+	// RollUp is set when the loose objects are packed by a roll-up (see RollUp) rather than
+	// by git's maintenance: what was started is git-loop's own maintenance command.
+	RollUp bool
 }
 
 // AutoMaintenance does what git does after a command that wrote objects: it starts `git
@@ -68,6 +73,15 @@ func (r *Repo) AutoMaintenance() MaintenanceDecision {
 	d := r.MaintenanceNeeded()
 	if !d.Started {
 		return d
+	}
+	if d.Reason == reasonLooseToPack {
+		if cmd := r.rollUpCommand(); cmd != nil {
+			if err := r.startDetached(cmd); err != nil {
+				return MaintenanceDecision{Reason: "could not start a roll-up: " + err.Error()}
+			}
+			d.Tasks, d.RollUp = nil, true
+			return d
+		}
 	}
 	if err := r.startMaintenance(d.Tasks); err != nil {
 		return MaintenanceDecision{Reason: "could not start git: " + err.Error()}
@@ -105,11 +119,15 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 	// hundred become five hundred, each a file of its own, before anything is packed.
 	if limit := r.configInt("maintenance", "loose-objects", "auto", defaultLooseObjectAuto); limit != 0 {
 		if limit < 0 || looseSampled(objects) > limit {
-			return MaintenanceDecision{Started: true, Reason: "loose objects to pack", Tasks: looseObjectTasks}
+			return MaintenanceDecision{Started: true, Reason: reasonLooseToPack, Tasks: looseObjectTasks}
 		}
 	}
 	return MaintenanceDecision{Reason: "no work"}
 }
+
+// reasonLooseToPack is the decision's reason when loose objects are past the loose-objects
+// task's threshold: a roll-up's work where one is configured (UseRollUp).
+const reasonLooseToPack = "loose objects to pack"
 
 // passiveMaintenanceKeys are maintenance settings that leave `git maintenance run --auto`
 // to its default: maintenance.auto (read above), maintenance.repo (the repositories `git
@@ -202,9 +220,8 @@ func readDirNames(dir string) ([]string, error) {
 	return f.Readdirnames(-1)
 }
 
-// startMaintenance starts `git maintenance run --auto --quiet` (for tasks, when given) in r, detached: in a session
-// of its own, with stdin, stdout and stderr on /dev/null, and not waited for by the caller
-// (a goroutine reaps it if this process outlives it).
+// startMaintenance starts `git maintenance run --auto --quiet` (for tasks, when given) in r,
+// detached (see startDetached).
 func (r *Repo) startMaintenance(tasks []string) error {
 	args := []string{"--git-dir=" + r.GitDir, "maintenance", "run", "--auto", "--quiet"}
 	for _, t := range tasks {
@@ -213,6 +230,12 @@ func (r *Repo) startMaintenance(tasks []string) error {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.CommonDir
 	cmd.Env = CleanGitEnv()
+	return r.startDetached(cmd)
+}
+
+// startDetached starts cmd in a session of its own with stdin, stdout and stderr on
+// /dev/null, and does not wait for it (a goroutine reaps it if this process outlives it).
+func (r *Repo) startDetached(cmd *exec.Cmd) error {
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return err

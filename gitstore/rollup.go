@@ -1,0 +1,154 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A roll-up is how git-loop packs what its iterations write: `git repack -d -l
+// --geometric=2`, git's own incremental housekeeping (git 2.32 and later). It packs the loose
+// objects and merges the small packs into larger ones so that, by object count, each pack
+// is at least twice the next smaller one: a loop of n iterations keeps O(log n) packs, each
+// deltified as a whole, instead of a new pack of a hundred objects every dozen iterations
+// (git's loose-objects task), which left a 1,000-iteration loop 40 packs that shared no
+// deltas and 1.3x the size a full gc gives. A large pack the user's repository already
+// has is never rewritten: it is more than twice everything the loop wrote.
+//
+// A roll-up holds objects/maintenance.lock, the lock `git maintenance run` holds, for its
+// whole run, so it never runs beside git's maintenance or beside another roll-up; and it
+// does not start while gc.pid says a `git gc` may be running.
+
+// ErrMaintenanceRunning is returned by RollUp when git's maintenance, a `git gc` or another
+// roll-up is running in the repository.
+var ErrMaintenanceRunning = errors.New("git maintenance is running")
+
+// gcPidFresh is how long git gc trusts its gc.pid (builtin/gc.c: 12 hours).
+const gcPidFresh = 12 * time.Hour
+
+// RollUpResult says what a roll-up found and left: loose objects and packs, before and after.
+type RollUpResult struct {
+	LooseBefore int64 `json:"loose_before"`
+	LooseAfter  int64 `json:"loose_after"`
+	PacksBefore int64 `json:"packs_before"`
+	PacksAfter  int64 `json:"packs_after"`
+	// Geometric is false when git has no --geometric (before 2.32) and the loose objects
+	// were packed with a plain `git repack -d -l`.
+	Geometric bool `json:"geometric"`
+}
+
+// RollUp runs a roll-up now and waits for it: under objects/maintenance.lock, `git repack
+// -d -l --geometric=2 --quiet`. It returns ErrMaintenanceRunning, having changed nothing,
+// when the lock is held or gc.pid is fresh. Cancelling ctx stops git; the lock is released
+// in every case but the process's own death.
+func (r *Repo) RollUp(ctx context.Context) (RollUpResult, error) {
+	objects := filepath.Join(r.CommonDir, "objects")
+	res := RollUpResult{LooseBefore: countLoose(objects), PacksBefore: countPacks(objects)}
+	if gcMayRun(r.CommonDir) {
+		return res, fmt.Errorf("%w: %s is younger than 12 hours", ErrMaintenanceRunning, filepath.Join(r.CommonDir, "gc.pid"))
+	}
+	lock := filepath.Join(objects, "maintenance.lock")
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if errors.Is(err, fs.ErrExist) {
+		return res, fmt.Errorf("%w: %s exists (remove it if no git maintenance is running)", ErrMaintenanceRunning, lock)
+	}
+	if err != nil {
+		return res, fmt.Errorf("take maintenance lock: %w", err)
+	}
+	f.Close()
+	defer os.Remove(lock)
+	res.Geometric, err = r.repack(ctx)
+	res.LooseAfter, res.PacksAfter = countLoose(objects), countPacks(objects)
+	return res, err
+}
+
+// repack runs the roll-up's git repack, falling back to a plain incremental one where git
+// does not know --geometric.
+func (r *Repo) repack(ctx context.Context) (geometric bool, err error) {
+	err = r.gitQuiet(ctx, "repack", "-d", "-l", "--geometric=2", "--quiet")
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 129 { // git's usage error: an option it does not know
+		return false, r.gitQuiet(ctx, "repack", "-d", "-l", "--quiet")
+	}
+	return true, err
+}
+
+// gitQuiet runs git in r with args, its stderr kept for the error.
+func (r *Repo) gitQuiet(ctx context.Context, args ...string) error {
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir=" + r.GitDir}, args...)...)
+	cmd.Dir = r.CommonDir
+	cmd.Env = CleanGitEnv()
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+// gcMayRun reports whether gc.pid is fresh enough that git gc would take it as a gc still
+// running (git removes it when gc ends).
+func gcMayRun(commonDir string) bool {
+	fi, err := os.Stat(filepath.Join(commonDir, "gc.pid"))
+	return err == nil && time.Since(fi.ModTime()) < gcPidFresh
+}
+
+// countLoose counts the loose objects in the 256 fan-out directories.
+func countLoose(objects string) int64 {
+	var n int64
+	for i := 0; i < 256; i++ {
+		names, _ := readDirNames(filepath.Join(objects, fmt.Sprintf("%02x", i)))
+		for _, name := range names {
+			if isLooseName(name) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+var rollUp struct {
+	sync.Mutex
+	exe  func() (string, error)
+	args []string
+}
+
+// UseRollUp makes AutoMaintenance start a roll-up, when loose objects pile up, as the
+// program exe names run with args (args[0] is the program's name as it sees it): git-loop's
+// own `maintenance` command, which calls RollUp. Without it, AutoMaintenance asks git's
+// maintenance for its loose-objects task instead.
+func UseRollUp(exe func() (string, error), args ...string) {
+	rollUp.Lock()
+	defer rollUp.Unlock()
+	rollUp.exe, rollUp.args = exe, args
+}
+
+// rollUpCommand is the command that runs a roll-up in r, or nil when none is configured.
+func (r *Repo) rollUpCommand() *exec.Cmd {
+	rollUp.Lock()
+	exe, args := rollUp.exe, rollUp.args
+	rollUp.Unlock()
+	if exe == nil {
+		return nil
+	}
+	path, err := exe()
+	if err != nil || path == "" {
+		return nil
+	}
+	cmd := &exec.Cmd{Path: path, Args: args, Dir: r.WorkTree, Env: CleanGitEnv()}
+	if cmd.Dir == "" {
+		cmd.Dir = r.CommonDir
+	}
+	if r.explicit { // opened through $GIT_DIR: the roll-up finds the repository the same way
+		cmd.Env = append(cmd.Env, "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.WorkTree)
+	}
+	return cmd
+}

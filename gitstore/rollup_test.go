@@ -1,0 +1,215 @@
+package gitstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// countObjectsField is one field of `git count-objects -v`, as a number.
+func countObjectsField(t *testing.T, dir, field string) int64 {
+	t.Helper()
+	for _, line := range strings.Split(refsGit(t, dir, "count-objects", "-v"), "\n") {
+		if v, ok := strings.CutPrefix(line, field+": "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("git count-objects printed no %s", field)
+	return 0
+}
+
+// smallPacks commits n rounds of files, packing each round's objects into a pack of its own
+// (`git repack -d`, incremental), as git's loose-objects task leaves a loop's objects; then
+// commits one more round and leaves it loose.
+func smallPacks(t *testing.T, dir string, n int) {
+	t.Helper()
+	for i := 0; i <= n; i++ {
+		for j := 0; j < 5; j++ {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d", j)), []byte(fmt.Sprintf("round %d file %d\n", i, j)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		refsGit(t, dir, "add", "-A")
+		refsGit(t, dir, "commit", "-qm", fmt.Sprintf("round %d", i))
+		if i < n {
+			refsGit(t, dir, "repack", "-d", "-q")
+		}
+	}
+}
+
+// allObjects lists every object in dir's object store, sorted (git's own listing).
+func allObjects(t *testing.T, dir string) string {
+	t.Helper()
+	return refsGit(t, dir, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")
+}
+
+// TestRollUpMergesSmallPacks: a roll-up packs every loose object and merges packs of like
+// size into one, losing no object; what it reports is what git counts.
+func TestRollUpMergesSmallPacks(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	smallPacks(t, dir, 6)
+	before := allObjects(t, dir)
+	if got := countObjectsField(t, dir, "packs"); got != 6 {
+		t.Fatalf("set-up: %d packs, want 6", got)
+	}
+	loose := countObjectsField(t, dir, "count")
+	res, err := r.RollUp(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := RollUpResult{LooseBefore: loose, PacksBefore: 6, LooseAfter: countObjectsField(t, dir, "count"), PacksAfter: countObjectsField(t, dir, "packs"), Geometric: true}
+	if res != want {
+		t.Errorf("RollUp = %+v, want %+v (git count-objects)", res, want)
+	}
+	if res.LooseAfter != 0 || res.PacksAfter > 2 {
+		t.Errorf("after a roll-up: %d loose objects, %d packs; want none loose and at most two packs", res.LooseAfter, res.PacksAfter)
+	}
+	if after := allObjects(t, dir); after != before {
+		t.Errorf("objects changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	refsGit(t, dir, "fsck", "--strict", "--no-dangling")
+	if _, err := os.Stat(filepath.Join(dir, ".git", "objects", "maintenance.lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("maintenance.lock left behind: %v", err)
+	}
+}
+
+// TestRollUpKeepsALargePack: a pack far larger than the loop's objects (a repository's own
+// history) is not rewritten by a roll-up.
+func TestRollUpKeepsALargePack(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	for j := 0; j < 300; j++ {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("history%d", j)), []byte(fmt.Sprintf("history %d\n", j)), 0o644)
+	}
+	refsGit(t, dir, "add", "-A")
+	refsGit(t, dir, "commit", "-qm", "history")
+	refsGit(t, dir, "repack", "-a", "-d", "-q")
+	big, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
+	if len(big) != 1 {
+		t.Fatalf("set-up: packs %v", big)
+	}
+	smallPacks(t, dir, 3)
+	if _, err := r.RollUp(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(big[0]); err != nil {
+		t.Errorf("the large pack was rewritten: %v", err)
+	}
+	if got := countObjectsField(t, dir, "packs"); got != 2 {
+		t.Errorf("%d packs, want 2: the large one and the small ones merged", got)
+	}
+}
+
+// TestRollUpWaitsForOtherMaintenance: while git's maintenance holds its lock, or gc.pid is
+// fresh, a roll-up changes nothing and says so; it leaves the other's lock alone. A gc.pid
+// older than git's 12 hours is stale, as git gc takes it.
+func TestRollUpWaitsForOtherMaintenance(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	smallPacks(t, dir, 1)
+	lock := filepath.Join(dir, ".git", "objects", "maintenance.lock")
+	gcPid := filepath.Join(dir, ".git", "gc.pid")
+	for _, held := range []string{lock, gcPid} {
+		if err := os.WriteFile(held, []byte("12345 host\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		loose := countObjectsField(t, dir, "count")
+		_, err := r.RollUp(context.Background())
+		if !errors.Is(err, ErrMaintenanceRunning) || !strings.Contains(err.Error(), held) {
+			t.Errorf("with %s: RollUp error %v, want ErrMaintenanceRunning naming it", held, err)
+		}
+		if got := countObjectsField(t, dir, "count"); got != loose {
+			t.Errorf("with %s: loose objects %d → %d", held, loose, got)
+		}
+		if _, err := os.Stat(held); err != nil {
+			t.Errorf("the other's %s was removed: %v", held, err)
+		}
+		os.Remove(held)
+	}
+	os.WriteFile(gcPid, []byte("12345 host\n"), 0o644)
+	old := time.Now().Add(-13 * time.Hour)
+	os.Chtimes(gcPid, old, old)
+	if res, err := r.RollUp(context.Background()); err != nil || res.LooseAfter != 0 {
+		t.Errorf("with a stale gc.pid: RollUp = %+v, %v; want the loose objects packed", res, err)
+	}
+}
+
+// TestRollUpWithoutGeometric: a git older than 2.32 rejects --geometric as an unknown
+// option (exit 129); the roll-up then packs the loose objects with a plain repack.
+func TestRollUpWithoutGeometric(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	smallPacks(t, dir, 2)
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	old := fmt.Sprintf("#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --geometric*) echo \"error: unknown option \\`geometric=2'\" >&2; exit 129;; esac; done\nexec %q \"$@\"\n", realGit)
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(old), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	res, err := r.RollUp(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Geometric || res.LooseAfter != 0 || res.PacksAfter != 3 {
+		t.Errorf("RollUp = %+v, want the loose objects in a third pack, not geometric", res)
+	}
+	refsGit(t, dir, "fsck", "--no-dangling")
+}
+
+const rollUpChildEnv = "GITSTORE_TEST_ROLLUP_CHILD"
+
+// TestRollUpChild is the roll-up program TestAutoMaintenanceStartsRollUp configures: it
+// rolls up the repository of the directory it is started in, as `git-loop maintenance` does.
+func TestRollUpChild(t *testing.T) {
+	if os.Getenv(rollUpChildEnv) == "" {
+		t.Skip("run by TestAutoMaintenanceStartsRollUp")
+	}
+	r, err := OpenFromEnv(".")
+	if err == nil {
+		_, err = r.RollUp(context.Background())
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// TestAutoMaintenanceStartsRollUp: past the loose-objects threshold, with a roll-up program
+// configured, AutoMaintenance starts it (not git's loose-objects task) in the worktree, and
+// it packs the loose objects.
+func TestAutoMaintenanceStartsRollUp(t *testing.T) {
+	refsHermetic(t)
+	_, dir := refsNewRepo(t)
+	looseIn(t, dir, 0x11, 7) // 7*16 > 100: past the loose-objects task's threshold
+	refsGit(t, dir, "config", "maintenance.auto", "true")
+	refsGit(t, dir, "config", "gc.auto", "6700")
+	t.Setenv(rollUpChildEnv, "1")
+	UseRollUp(func() (string, error) { return os.Args[0], nil }, os.Args[0], "-test.run=^TestRollUpChild$", "-test.count=1")
+	defer UseRollUp(nil)
+	d := reopen(t, dir).AutoMaintenance()
+	if !d.Started || !d.RollUp || d.Reason != reasonLooseToPack || d.Tasks != nil {
+		t.Fatalf("AutoMaintenance = %+v, want a roll-up started for loose objects", d)
+	}
+	WaitMaintenance()
+	if got := countObjectsField(t, dir, "count"); got != 0 {
+		t.Errorf("%d loose objects after the roll-up", got)
+	}
+	refsGit(t, dir, "fsck", "--no-dangling")
+}

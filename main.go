@@ -55,6 +55,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return loop.RunGuard(args[2:])
 	}
 	loop.UseGateGuard(os.Executable)
+	loop.UseBackgroundMaintenance(os.Executable)
 	if len(args) >= 2 && args[1] == "hook" {
 		return runHook(args[2:], stdin, stdout, stderr)
 	}
@@ -200,7 +201,8 @@ func exitCode(err error) int {
 		return exitNoLoop
 	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded), errors.Is(err, loop.ErrNotActive),
 		errors.Is(err, loop.ErrRestoreConflict),
-		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, loop.ErrRefLocked):
+		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, loop.ErrRefLocked),
+		errors.Is(err, loop.ErrMaintenanceRunning):
 		return exitConflict
 	case errors.Is(err, loop.ErrNotRepo), errors.Is(err, loop.ErrBare), errors.Is(err, loop.ErrReftable),
 		errors.Is(err, loop.ErrSHA256), errors.Is(err, loop.ErrFormat):
@@ -439,6 +441,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			Name: "hook", Usage: "agent hook entry point: stdin payload in, protocol answer out", ArgsUsage: "AGENT EVENT", Category: groupPlumbing,
 			Action: func(c *cli.Context) error { return nil }, // dispatched in run, before the CLI framework
 		},
+		maintenanceCommand(out),
 	)
 }
 

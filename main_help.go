@@ -61,6 +61,8 @@ git loop goal 'the README explains --judge' -- claude -p   # driven, as with run
 	"score":   "git loop score 'Fix Paginate in list.go; keep its API. Done when go test ./... passes.'\ngit loop score --file spec.md --json",
 	"demo":    "go run . demo               # from a checkout of git-loop\ngit loop demo",
 	"hook":    "git loop hook claude stop < payload.json   # what Claude Code runs at each stop",
+	"maintenance": "git loop maintenance          # pack what loops wrote now, instead of in the background\n" +
+		"git loop maintenance --json   # loose objects and packs, before and after",
 }
 
 // printHelp is urfave/cli's HelpPrinter for git-loop: `git loop help` lists the commands by

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -39,7 +40,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		Setup:               hermeticGit,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode, "gitdaemon": cmdGitDaemon, "suggested": cmdSuggested, "slashcommand": cmdSlashCommand},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exitcode": cmdExitcode, "gitdaemon": cmdGitDaemon, "suggested": cmdSuggested, "slashcommand": cmdSlashCommand, "packed": cmdPacked},
 		RequireExplicitExec: false,
 		Condition:           scriptCondition,
 	})
@@ -53,7 +54,10 @@ func hermeticGit(env *testscript.Env) error {
 		return err
 	}
 	gitconfig := filepath.Join(home, ".gitconfig")
-	cfg := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	// maintenance off: a roll-up a script's iteration started in the background would still
+	// be writing in the script's repository as testscript removes it (maintenance_*.txtar
+	// turn it on).
+	cfg := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[maintenance]\n\tauto = false\n"
 	if err := os.WriteFile(gitconfig, []byte(cfg), 0o666); err != nil {
 		return err
 	}
@@ -153,6 +157,35 @@ func cmdSlashCommand(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("slashcommand: no command block in git-loop.md")
 	}
 	ts.Exec("bash", "-c", m[1]) // the exit status is the block's; the script checks the output
+}
+
+// cmdPacked runs `packed`: it waits until the repository of the script's directory has no
+// loose objects and no maintenance running (objects/maintenance.lock, gc.pid), as the
+// roll-up a loop's iterations start in the background leaves it. It fails after two minutes.
+func cmdPacked(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: packed")
+	}
+	objects := ts.MkAbs(".git/objects")
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if looseObjects(objects) == 0 && !exists(filepath.Join(objects, "maintenance.lock")) && !exists(ts.MkAbs(".git/gc.pid")) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("packed: after two minutes, %d loose objects remain in %s", looseObjects(objects), objects)
+		}
+	}
+}
+
+// looseObjects counts the loose objects in an objects directory's fan-out directories.
+func looseObjects(objects string) int {
+	names, _ := filepath.Glob(filepath.Join(objects, "[0-9a-f][0-9a-f]", "*"))
+	return len(names)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 var goEnvCache sync.Map

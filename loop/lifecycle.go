@@ -134,6 +134,7 @@ func (s *Store) create(name, session string, cfg Config) (*State, error) {
 		return nil, fmt.Errorf("start loop %q: %w", name, err)
 	}
 	writeHotState(r, name, commit, &st, &cfg)
+	r.AutoMaintenance() // the start's snapshot may have written many objects; as after git commit
 	if err := setActive(r, name); err != nil {
 		return &st, fmt.Errorf("loop %q was started, but the stop hook cannot see it yet: %w; run `git loop status %s` once there is room, which writes it", name, err, name)
 	}

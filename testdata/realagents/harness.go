@@ -64,7 +64,8 @@ func New(t testing.TB, inst Installed, gitLoop string, scripts ...mockmodel.Scri
 			t.Fatal(err)
 		}
 	}
-	gitconfig := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	// maintenance off: no background roll-up may outlive the test that removes the repository
+	gitconfig := "[user]\n\tname = Loop Tester\n\temail = tester@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[maintenance]\n\tauto = false\n"
 	if err := os.WriteFile(filepath.Join(e.Home, ".gitconfig"), []byte(gitconfig), 0o666); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,48 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/git-loop/git-loop/gitstore"
+)
+
+// MaintenanceArg is the command that runs a roll-up in the background: `git-loop
+// maintenance`, which a state write starts (see UseBackgroundMaintenance).
+const MaintenanceArg = "maintenance"
+
+// ErrMaintenanceRunning means git's maintenance, a git gc or another roll-up is running in
+// the repository; nothing was changed.
+var ErrMaintenanceRunning = gitstore.ErrMaintenanceRunning
+
+// UseBackgroundMaintenance makes every state write that leaves loose objects piling up start
+// a roll-up (Store.RollUp) in the background, as exe (git-loop itself, os.Executable) run
+// with MaintenanceArg. Without it, git's own loose-objects maintenance task packs them.
+func UseBackgroundMaintenance(exe func() (string, error)) {
+	gitstore.UseRollUp(exe, "git-loop", MaintenanceArg)
+}
+
+// RollUpResult is what a roll-up found and left in the repository's object store.
+type RollUpResult = gitstore.RollUpResult
+
+// RollUp packs the repository's loose objects and merges its small packs geometrically (`git
+// repack -d -l --geometric=2`) under git maintenance's lock, and waits for it: what each
+// iteration starts in the background when loose objects pile up.
+func (s *Store) RollUp(ctx context.Context) (RollUpResult, error) {
+	res, err := s.Repo.RollUp(ctx)
+	if err != nil {
+		return res, fmt.Errorf("roll up the object store: %w", err)
+	}
+	return res, nil
+}
+
+// PrintRollUp writes a roll-up's result as one line.
+func PrintRollUp(w io.Writer, res RollUpResult) error {
+	how := "git repack --geometric=2"
+	if !res.Geometric {
+		how = "git repack (this git has no --geometric)"
+	}
+	_, err := fmt.Fprintf(w, "%s: loose objects %d → %d, packs %d → %d\n", how, res.LooseBefore, res.LooseAfter, res.PacksBefore, res.PacksAfter)
+	return err
+}

@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/testdata/realagents"
 )
 
 // BenchmarkLongLoopStop times the active hook's work (judging one stop: snapshot, one gate,
 // decision, state commit; all but process start) in a loop at iteration 10 and in one at
 // iteration 10,000 (issue 13: within 1.1x). Each loop is made by judging that many stops,
 // each with a changed file and a new message, in a one-file repository with git's default
-// gc.auto, so git-loop's own housekeeping has packed the long loop's objects as it would a
+// gc.auto, so git-loop's own housekeeping (the roll-up of git-loop built from this module,
+// as an installed git-loop starts it) has packed the long loop's objects as it would a
 // user's. Making the long loop takes minutes, so it runs only with $GITLOOP_LONGLOOP_DIR,
 // which keeps the repositories between runs (BenchmarkLongLoopReport, in loop/report, times
 // the report of the long one there).
@@ -39,6 +41,13 @@ func BenchmarkLongLoopStop(b *testing.B) {
 	b.Setenv("HOME", home)
 	b.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	b.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	exe, _, err := realagents.GitLoop("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer realagents.RemoveBuild()
+	UseBackgroundMaintenance(func() (string, error) { return exe, nil })
+	defer UseBackgroundMaintenance(nil)
 	for _, n := range []int{10, 10000} {
 		s, dir := makeLongLoop(b, filepath.Join(base, fmt.Sprintf("loop%d", n)), n)
 		b.Run(fmt.Sprintf("iteration=%d", n), func(b *testing.B) {

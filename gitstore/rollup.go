@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,26 +47,40 @@ type RollUpResult struct {
 // RollUp runs a roll-up now and waits for it: under objects/maintenance.lock, `git repack
 // -d -l --geometric=2 --quiet`. It returns ErrMaintenanceRunning, having changed nothing,
 // when the lock is held or gc.pid is fresh. Cancelling ctx stops git; the lock is released
-// in every case but the process's own death.
+// in every case but the process's own death, and then taken over by the next roll-up.
 func (r *Repo) RollUp(ctx context.Context) (RollUpResult, error) {
 	objects := filepath.Join(r.CommonDir, "objects")
 	res := RollUpResult{LooseBefore: countLoose(objects), PacksBefore: countPacks(objects)}
 	if gcMayRun(r.CommonDir) {
 		return res, fmt.Errorf("%w: %s is younger than 12 hours", ErrMaintenanceRunning, filepath.Join(r.CommonDir, "gc.pid"))
 	}
-	lock := filepath.Join(objects, "maintenance.lock")
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, fs.ErrExist) {
-		return res, fmt.Errorf("%w: %s exists (remove it if no git maintenance is running)", ErrMaintenanceRunning, lock)
-	}
+	release, err := r.maintenanceLock(objects)
 	if err != nil {
-		return res, fmt.Errorf("take maintenance lock: %w", err)
+		return res, err
 	}
-	f.Close()
-	defer os.Remove(lock)
+	defer release()
 	res.Geometric, err = r.repack(ctx)
 	res.LooseAfter, res.PacksAfter = countLoose(objects), countPacks(objects)
 	return res, err
+}
+
+// maintenanceLock takes objects/maintenance.lock, git maintenance's lock, born with its
+// owner record as git-loop's other locks are (see LockPath): a roll-up that was killed (a
+// power cut, kill -9) leaves a lock the next one takes over, instead of one that keeps git's
+// maintenance and every roll-up out for good. A lock with no owner record is git's own.
+func (r *Repo) maintenanceLock(objects string) (release func(), err error) {
+	lk, err := acquireLock(filepath.Join(objects, "maintenance"), lockOptions{records: r.lockRecordsDir()})
+	var held *errLockHeld
+	if errors.As(err, &held) {
+		if h := held.holder; h != nil && h.owner != nil {
+			return nil, fmt.Errorf("%w: %s", ErrMaintenanceRunning, lockHeldText(held))
+		}
+		return nil, fmt.Errorf("%w: %s exists (remove it if no git maintenance is running)", ErrMaintenanceRunning, held.lockPath)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("take maintenance lock: %w", err)
+	}
+	return lk.rollback, nil
 }
 
 // repack runs the roll-up's git repack, falling back to a plain incremental one where git

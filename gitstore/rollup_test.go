@@ -213,3 +213,47 @@ func TestAutoMaintenanceStartsRollUp(t *testing.T) {
 	}
 	refsGit(t, dir, "fsck", "--no-dangling")
 }
+
+// TestRollUpTakesOverAKilledRollUp: a roll-up killed while it held the lock (its owner record
+// names a process that is gone) does not keep later ones, or git's maintenance, out: the
+// next roll-up takes the lock over. One whose owner still runs is waited for.
+func TestRollUpTakesOverAKilledRollUp(t *testing.T) {
+	refsHermetic(t)
+	me := currentOwner()
+	if me.HostKey == "" {
+		t.Skip("this system tells no process start times: locks are never taken over by owner")
+	}
+	r, dir := refsNewRepo(t)
+	smallPacks(t, dir, 1)
+	lock := filepath.Join(dir, ".git", "objects", "maintenance.lock")
+	held := func(o lockOwner) {
+		os.MkdirAll(r.lockRecordsDir(), 0o777)
+		record := filepath.Join(r.lockRecordsDir(), o.recordName())
+		if err := os.WriteFile(record, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(record, lock); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := me
+	live.Pid = startSleeper(t)
+	live.Start, _ = processStart(live.Pid)
+	held(live)
+	_, err := r.RollUp(context.Background())
+	if !errors.Is(err, ErrMaintenanceRunning) || !strings.Contains(err.Error(), "still running") {
+		t.Errorf("with a live roll-up's lock: %v, want ErrMaintenanceRunning saying it still runs", err)
+	}
+	os.Remove(lock)
+
+	dead := me
+	dead.Pid, dead.Start = exitedPid(t), 99
+	held(dead)
+	res, err := r.RollUp(context.Background())
+	if err != nil || res.LooseAfter != 0 {
+		t.Fatalf("with a killed roll-up's lock: RollUp = %+v, %v; want the lock taken over", res, err)
+	}
+	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock left after the roll-up: %v", err)
+	}
+}

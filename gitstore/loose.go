@@ -336,5 +336,5 @@ func (r *Repo) SweepTempObjects() int {
 	for i := 0; i < 256; i++ {
 		n += removeStale(filepath.Join(objects, fmt.Sprintf("%02x", i)), tmpObjectPrefix, TempObjectAge)
 	}
-	return n
+	return n + removeStalePacks(objects)
 }

@@ -94,7 +94,16 @@ func writeHeader(w io.Writer, t ObjectType, size int64) {
 // its name.
 func (r *Repo) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	h := HashObject(t, data)
+	b := r.openBatch()
+	if b != nil {
+		if _, _, ok := b.get(h); ok {
+			return h, nil
+		}
+	}
 	if r.objects().freshen(h) {
+		return h, nil
+	}
+	if b != nil && b.add(h, t, data) {
 		return h, nil
 	}
 	return h, r.writeLoose(t, h, data)
@@ -106,16 +115,25 @@ func (r *Repo) WriteObject(t ObjectType, data []byte) (Hash, error) {
 // Should the object exist after all, it is rewritten with the same bytes, which is harmless.
 func (r *Repo) WriteUniqueObject(t ObjectType, data []byte) (Hash, error) {
 	h := HashObject(t, data)
+	if b := r.openBatch(); b != nil && b.add(h, t, data) {
+		return h, nil
+	}
 	return h, r.writeLoose(t, h, data)
 }
 
 // HasObject reports whether the object exists (loose, packed or in an alternate).
 func (r *Repo) HasObject(h Hash) bool {
+	if _, _, ok := r.batched(h); ok {
+		return true
+	}
 	return r.objects().has(h)
 }
 
 // ReadObject returns an object's type and content.
 func (r *Repo) ReadObject(h Hash) (ObjectType, []byte, error) {
+	if t, data, ok := r.batched(h); ok {
+		return t, data, nil
+	}
 	t, data, err := r.objects().read(h)
 	if err != nil {
 		return 0, nil, fmt.Errorf("read object %s: %w", h, err)

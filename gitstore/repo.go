@@ -44,6 +44,9 @@ type Repo struct {
 	levelOnce sync.Once
 	level     int // zlib level for loose objects
 
+	batchMu sync.Mutex
+	batch   *packBatch // objects kept back for one pack (see InPack); nil when none is open
+
 	explicit bool // opened through $GIT_DIR: git children are told where it is (GitEnv)
 }
 

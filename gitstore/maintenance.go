@@ -74,13 +74,16 @@ func (r *Repo) AutoMaintenance() MaintenanceDecision {
 	if !d.Started {
 		return d
 	}
-	if d.Reason == reasonLooseToPack {
+	if d.Reason == reasonLooseToPack || d.Reason == reasonPacksToMerge {
 		if cmd := r.rollUpCommand(); cmd != nil {
 			if err := r.startDetached(cmd); err != nil {
 				return MaintenanceDecision{Reason: "could not start a roll-up: " + err.Error()}
 			}
 			d.Tasks, d.RollUp = nil, true
 			return d
+		}
+		if d.Reason == reasonPacksToMerge {
+			return MaintenanceDecision{Reason: reasonPacksToMerge + "; no roll-up program (UseRollUp)"}
 		}
 	}
 	if err := r.startMaintenance(d.Tasks); err != nil {
@@ -121,6 +124,11 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 		if limit < 0 || looseSampled(objects) > limit {
 			return MaintenanceDecision{Started: true, Reason: reasonLooseToPack, Tasks: looseObjectTasks}
 		}
+		// the packs state writes leave (see InPack): merged once a roll-up has as many to
+		// merge as a dozen iterations write
+		if packsToRollUp(objects) >= rollUpPackCount {
+			return MaintenanceDecision{Started: true, Reason: reasonPacksToMerge}
+		}
 	}
 	return MaintenanceDecision{Reason: "no work"}
 }
@@ -128,6 +136,14 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 // reasonLooseToPack is the decision's reason when loose objects are past the loose-objects
 // task's threshold: a roll-up's work where one is configured (UseRollUp).
 const reasonLooseToPack = "loose objects to pack"
+
+// reasonPacksToMerge is the decision's reason when a roll-up would merge rollUpPackCount
+// packs or more: a roll-up's work alone (git's own tasks would not merge them before
+// gc.autoPackLimit).
+const reasonPacksToMerge = "small packs to merge"
+
+// rollUpPackCount is how many packs a roll-up must have to merge before one is started.
+const rollUpPackCount = 8
 
 // passiveMaintenanceKeys are maintenance settings that leave `git maintenance run --auto`
 // to its default: maintenance.auto (read above), maintenance.repo (the repositories `git

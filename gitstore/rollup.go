@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -164,4 +165,70 @@ func (r *Repo) rollUpCommand() *exec.Cmd {
 		cmd.Env = append(cmd.Env, "GIT_DIR="+r.GitDir, "GIT_WORK_TREE="+r.WorkTree)
 	}
 	return cmd
+}
+
+// packsToRollUp is how many packs `git repack --geometric=2` would merge, by git's own rule
+// (repack.c, split_pack_geometry): packs sorted by object count, the largest ones that
+// each hold at least twice the next smaller stay, and the smaller ones are merged, together
+// with any larger pack that holds less than twice what they hold. A pack's objects are read
+// off its index's size (a version 2 index is 1,072 bytes plus 28 per object). Packs with a
+// .keep file are left out, as repack leaves them.
+func packsToRollUp(objects string) int {
+	dir := filepath.Join(objects, "pack")
+	names, err := readDirNames(dir)
+	if err != nil {
+		return 0
+	}
+	keep := map[string]bool{}
+	var idxs []string
+	for _, n := range names {
+		if base, ok := strings.CutSuffix(n, ".keep"); ok {
+			keep[base] = true
+		} else if base, ok := strings.CutSuffix(n, ".idx"); ok && strings.HasPrefix(n, "pack-") {
+			idxs = append(idxs, base)
+		}
+	}
+	if len(idxs) < rollUpPackCount {
+		return 0 // too few to have that many to merge
+	}
+	var weights []int64
+	for _, base := range idxs {
+		if keep[base] {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, base+".idx")); err == nil {
+			weights = append(weights, max(1, (fi.Size()-1072)/28))
+		}
+	}
+	return geometricSplit(weights)
+}
+
+// geometricSplit is how many of the packs weighing weights a geometric roll-up (factor 2)
+// merges, by git's rule (see packsToRollUp). weights is sorted in place.
+func geometricSplit(weights []int64) int {
+	if len(weights) < 2 {
+		return 0
+	}
+	slices.Sort(weights)
+	i := len(weights) - 1
+	for ; i > 0; i-- {
+		if weights[i] < 2*weights[i-1] {
+			break
+		}
+	}
+	split := i
+	if split > 0 {
+		split++ // the larger of the pair that broke the progression is not in it either
+	}
+	var total int64
+	for _, w := range weights[:split] {
+		total += w
+	}
+	for ; split < len(weights) && weights[split] < 2*total; split++ {
+		total += weights[split]
+	}
+	if split == 1 {
+		return 0 // one pack is nothing to merge
+	}
+	return split
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -255,5 +256,55 @@ func TestRollUpTakesOverAKilledRollUp(t *testing.T) {
 	}
 	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("lock left after the roll-up: %v", err)
+	}
+}
+
+// TestGeometricSplit: how many packs a geometric roll-up merges, by git's rule.
+func TestGeometricSplit(t *testing.T) {
+	for _, tc := range []struct {
+		weights []int64
+		want    int
+	}{
+		{nil, 0},
+		{[]int64{9}, 0},
+		{[]int64{9, 9}, 2},
+		{[]int64{9, 18, 36, 72}, 0},          // a progression already
+		{[]int64{9, 9, 9, 9, 9, 9, 9, 9}, 8}, // eight state writes
+		{[]int64{9, 9, 9, 9, 9, 9, 9, 9, 72, 1000000}, 9},  // and the 72 they now outweigh; the big pack stays
+		{[]int64{9, 9, 9, 9, 9, 9, 9, 9, 200, 1000000}, 8}, // 200 >= 2*72: it stays
+		{[]int64{1000000, 9}, 0},                           // a repository's pack and one write
+		{[]int64{5, 100, 100, 1000}, 3},                    // 100 < 2*100 breaks it: 5, 100, 100 merge
+	} {
+		if got := geometricSplit(slices.Clone(tc.weights)); got != tc.want {
+			t.Errorf("geometricSplit(%v) = %d, want %d", tc.weights, got, tc.want)
+		}
+	}
+}
+
+// TestMaintenanceNeededForStatePacks: the packs state writes leave ask for a roll-up once it
+// would merge rollUpPackCount of them; maintenance.loose-objects.auto=0 turns that off too.
+func TestMaintenanceNeededForStatePacks(t *testing.T) {
+	refsHermetic(t)
+	_, dir := refsNewRepo(t)
+	refsGit(t, dir, "config", "maintenance.auto", "true")
+	refsGit(t, dir, "config", "gc.auto", "6700")
+	for i := 0; i < rollUpPackCount; i++ {
+		r := reopen(t, dir)
+		if d := r.MaintenanceNeeded(); d.Started {
+			t.Fatalf("after %d state writes: %+v", i, d)
+		}
+		if err := r.InPack(func() error { batchObjectsSalted(t, r, 3, fmt.Sprint(i)); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := reopen(t, dir).MaintenanceNeeded(); !d.Started || d.Reason != reasonPacksToMerge {
+		t.Errorf("after %d state writes: %+v, want a roll-up to merge them", rollUpPackCount, d)
+	}
+	if d := reopen(t, dir).AutoMaintenance(); d.Started {
+		t.Errorf("without a roll-up program: %+v, want nothing started (git's tasks would not merge them)", d)
+	}
+	refsGit(t, dir, "config", "maintenance.loose-objects.auto", "0")
+	if d := reopen(t, dir).MaintenanceNeeded(); d.Started {
+		t.Errorf("with maintenance.loose-objects.auto=0: %+v", d)
 	}
 }

@@ -69,10 +69,16 @@ func TestIterationsRunAutoGC(t *testing.T) {
 	}
 }
 
-// TestIterationsGCAutoZero: gc.auto=0 turns git's automatic gc off, for git-loop too.
+// TestIterationsGCAutoZero: gc.auto=0 turns git's automatic gc off, for git-loop too: each
+// state write leaves its own pack (the start's and six checkpoints'), none merged, and the
+// snapshots' objects stay loose.
 func TestIterationsGCAutoZero(t *testing.T) {
 	dir := checkpoints(t, "0", 6)
-	if got := countObjects(t, dir, "in-pack"); got != "0" {
-		t.Fatalf("objects were packed with gc.auto=0:\n%s", gitOut(t, dir, "count-objects", "-v"))
+	if got := countObjects(t, dir, "packs"); got != "7" {
+		t.Errorf("%s packs with gc.auto=0, want 7, one per state write:\n%s", got, gitOut(t, dir, "count-objects", "-v"))
 	}
+	if got := countObjects(t, dir, "count"); got == "0" {
+		t.Errorf("no loose objects left with gc.auto=0:\n%s", gitOut(t, dir, "count-objects", "-v"))
+	}
+	gitOut(t, dir, "fsck", "--strict", "--no-dangling")
 }

@@ -184,20 +184,25 @@ type change struct {
 }
 
 // commitChange writes the state commit for ch on top of parent (ZeroHash for none) and
-// returns it. Its parents are parent, then ch.snapshot.
-func (s *Store) commitChange(parent gitstore.Hash, ch *change) (gitstore.Hash, error) {
-	tree, err := s.stateTree(parent, ch)
-	if err != nil {
-		return gitstore.ZeroHash, err
-	}
-	var parents []gitstore.Hash
-	if !parent.IsZero() {
-		parents = append(parents, parent)
-	}
-	if !ch.snapshot.IsZero() {
-		parents = append(parents, ch.snapshot)
-	}
-	return s.writeCommit(tree, parents, ch.subject, ch.state.Name, ch.state.Iteration, ch.decision)
+// returns it. Its parents are parent, then ch.snapshot. The commit and the objects under it
+// that are new are written as one pack (gitstore's InPack), stored before it returns.
+func (s *Store) commitChange(parent gitstore.Hash, ch *change) (commit gitstore.Hash, err error) {
+	err = s.Repo.InPack(func() error {
+		tree, err := s.stateTree(parent, ch)
+		if err != nil {
+			return err
+		}
+		var parents []gitstore.Hash
+		if !parent.IsZero() {
+			parents = append(parents, parent)
+		}
+		if !ch.snapshot.IsZero() {
+			parents = append(parents, ch.snapshot)
+		}
+		commit, err = s.writeCommit(tree, parents, ch.subject, ch.state.Name, ch.state.Iteration, ch.decision)
+		return err
+	})
+	return commit, err
 }
 
 func (s *Store) writeCommit(tree gitstore.Hash, parents []gitstore.Hash, subject, name string, iter int, decision string) (gitstore.Hash, error) {

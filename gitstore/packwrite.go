@@ -2,7 +2,6 @@ package gitstore
 
 import (
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -123,7 +122,7 @@ func (r *Repo) flushBatch(b *packBatch) error {
 		}
 		return nil
 	}
-	pack, idx, name, err := encodePack(b.objects)
+	pack, idx, name, err := encodePack(b.objects, r.looseLevel())
 	if err != nil {
 		return err
 	}
@@ -147,7 +146,8 @@ const tmpPackPrefix = "tmp_pack_gl-"
 
 // encodePack encodes objects as a version 2 pack of whole (undeltified) objects and its
 // version 2 index, and returns them with the pack's name (its checksum, as git names packs).
-func encodePack(objects []batchObject) (pack, idx []byte, name string, err error) {
+// Objects are compressed at level, as loose ones are (a roll-up keeps the compressed data).
+func encodePack(objects []batchObject, level int) (pack, idx []byte, name string, err error) {
 	type entry struct {
 		h      Hash
 		offset uint32
@@ -158,19 +158,18 @@ func encodePack(objects []batchObject) (pack, idx []byte, name string, err error
 	binary.Write(&p, binary.BigEndian, uint32(2))
 	binary.Write(&p, binary.BigEndian, uint32(len(objects)))
 	entries := make([]entry, 0, len(objects))
-	var z bytes.Buffer
+	zw := zlibWriter(level, &p) // pooled: a new compressor allocates hundreds of kilobytes
+	defer putZlibWriter(level, zw)
 	for _, o := range objects {
 		start := p.Len()
 		p.Write(packEntryHeader(o.t, len(o.data)))
-		z.Reset()
-		zw := zlib.NewWriter(&z)
+		zw.Reset(&p)
 		if _, err := zw.Write(o.data); err != nil {
 			return nil, nil, "", fmt.Errorf("compress %s: %w", o.h, err)
 		}
 		if err := zw.Close(); err != nil {
 			return nil, nil, "", fmt.Errorf("compress %s: %w", o.h, err)
 		}
-		p.Write(z.Bytes())
 		if p.Len() > 1<<31-1 {
 			return nil, nil, "", fmt.Errorf("pack of %d objects over 2 GiB", len(objects))
 		}

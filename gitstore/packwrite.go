@@ -5,10 +5,14 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -227,10 +231,32 @@ func (db *objectDB) addPack(idxPath string) {
 	if !db.loaded || db.seen[idxPath] {
 		return // the first look-up lists every pack, this one included
 	}
+	db.forgetDeleted()
 	if p, err := openPack(idxPath, db.bases); err == nil {
 		db.seen[idxPath] = true
 		db.packs = append(db.packs, p)
 	}
+}
+
+// forgetDeleted closes the packs whose file is gone: a roll-up (or gc) merged them into a
+// pack of its own, which a rescan finds, and deleted them. A process that writes state after
+// state (`git loop run`) would otherwise keep every pack its writes made open, deleted, for
+// its whole life: a file, a mapped index and the pack's disk space each, and one more index
+// for every look-up to search. A pack is only read with db.mu held, which is held here.
+func (db *objectDB) forgetDeleted() {
+	kept := db.packs[:0]
+	for _, p := range db.packs {
+		name := p.file.Name()
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			p.file.Close()
+			p.idx.close()
+			delete(db.seen, strings.TrimSuffix(name, ".pack")+".idx")
+			continue
+		}
+		kept = append(kept, p)
+	}
+	clear(db.packs[len(kept):])
+	db.packs = kept
 }
 
 // removeStalePacks removes the temporary pack files killed git-loop writers left in

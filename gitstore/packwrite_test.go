@@ -181,3 +181,41 @@ func TestSweepRemovesStaleTempPacks(t *testing.T) {
 		t.Errorf("fresh temporary pack removed: %v", err)
 	}
 }
+
+// TestInPackForgetsPacksRolledUp: a long-lived writer (`git loop run` writes every
+// iteration's state through one Repo) does not keep the packs its state writes made open once
+// a roll-up has merged and deleted them: each would hold a file, a mapped index and its disk
+// space for the life of the process, and every object look-up would search them all. The
+// objects stay readable from the pack the roll-up made.
+func TestInPackForgetsPacksRolledUp(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	var commits []Hash
+	for i := 0; i < 6; i++ {
+		if err := r.InPack(func() error { commits = append(commits, batchObjectsSalted(t, r, 3, fmt.Sprint(i))); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		r.HasObject(commits[0]) // the first look-up lists the packs; later state writes add theirs
+	}
+	refsGit(t, dir, "repack", "-d", "-l", "--geometric=2", "-q") // a roll-up merges them, deleting them
+	if err := r.InPack(func() error { commits = append(commits, batchObjectsSalted(t, r, 3, "last")); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	db := r.objects()
+	db.mu.Lock()
+	var gone []string
+	for _, p := range db.packs {
+		if _, err := os.Stat(p.file.Name()); err != nil {
+			gone = append(gone, filepath.Base(p.file.Name()))
+		}
+	}
+	db.mu.Unlock()
+	if len(gone) != 0 {
+		t.Errorf("%d deleted packs still open: %v", len(gone), gone)
+	}
+	for _, c := range commits {
+		if _, err := r.ReadCommit(c); err != nil {
+			t.Errorf("commit %s: %v", c, err)
+		}
+	}
+}

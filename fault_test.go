@@ -221,6 +221,7 @@ func (f *faultRig) leftovers() map[string][]string {
 		out[kind] = append(out[kind], m...)
 	}
 	add("tmp_obj_gl", "objects/??/tmp_obj_gl-*")
+	add("tmp_pack_gl", "objects/pack/tmp_pack_gl-*")
 	add("cache temporaries", "loop/.*.tmp-*")
 	add("cache temporaries", "loop/state/.*.tmp-*")
 	add("lock records", "loop/locks/gl1_*")

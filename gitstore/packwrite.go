@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A state write is one pack. The objects a loop's state commit needs (the commit, its tree,
@@ -52,7 +53,9 @@ const minPackObjects = 3
 // WriteCommit and EditTree kept back, readable by r as if stored, and writes them as one
 // pack when fn returns without error (or loose, when they are too few for a pack). When fn
 // fails, they are dropped: nothing refers to them. A ref may point at them only after InPack
-// returns. Within an open batch, a nested InPack joins it.
+// returns. Within an open batch, a nested InPack joins it. The batch is the Repo's, not the
+// goroutine's: while one is open, no other goroutine may write objects through r that it
+// then lets anything refer to (git-loop writes a state commit from one goroutine).
 func (r *Repo) InPack(fn func() error) error {
 	r.batchMu.Lock()
 	if r.batch != nil {
@@ -62,11 +65,12 @@ func (r *Repo) InPack(fn func() error) error {
 	b := &packBatch{index: map[Hash]int{}}
 	r.batch = b
 	r.batchMu.Unlock()
-	err := fn()
-	r.batchMu.Lock()
-	r.batch = nil
-	r.batchMu.Unlock()
-	if err != nil {
+	defer func() { // closed even when fn panics: later writes must not join a dead batch
+		r.batchMu.Lock()
+		r.batch = nil
+		r.batchMu.Unlock()
+	}()
+	if err := fn(); err != nil {
 		return err
 	}
 	return r.flushBatch(b)
@@ -134,14 +138,44 @@ func (r *Repo) flushBatch(b *packBatch) error {
 	base := filepath.Join(dir, "pack-"+name)
 	// the pack first, then its index: git (and git-loop) find a pack by its index, so a
 	// reader never meets an index without its pack
-	if err := writeFileRename(base+".pack", pack, tmpPackPrefix, 0o444); err != nil {
+	if err := writePackFile(base+".pack", pack); err != nil {
 		return fmt.Errorf("write pack %s: %w", name, err)
 	}
-	if err := writeFileRename(base+".idx", idx, tmpPackPrefix, 0o444); err != nil {
+	if err := writePackFile(base+".idx", idx); err != nil {
 		return fmt.Errorf("write pack index %s: %w", name, err)
 	}
 	r.objects().addPack(base + ".idx")
 	return nil
+}
+
+// writePackFile writes a pack or its index through a temporary file in objects/pack, flushed
+// to disk before it is renamed into place, as git writes packs (core.fsync's default): the
+// ref that will name these objects is flushed too, and must not outlive them in a power cut.
+// A loose object is not flushed, as git does not flush one.
+func writePackFile(path string, data []byte) error {
+	tmp, err := createTempIn(filepath.Dir(path), tmpPackPrefix)
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(name, 0o444)
+	}
+	if err == nil {
+		StallAt("object-temp")
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
 }
 
 // tmpPackPrefix starts the temporary files a pack is written through, in objects/pack: git's
@@ -231,12 +265,18 @@ func (db *objectDB) addPack(idxPath string) {
 	if !db.loaded || db.seen[idxPath] {
 		return // the first look-up lists every pack, this one included
 	}
-	db.forgetDeleted()
+	if len(db.packs) >= forgetDeletedAt {
+		db.forgetDeleted()
+	}
 	if p, err := openPack(idxPath, db.bases); err == nil {
 		db.seen[idxPath] = true
 		db.packs = append(db.packs, p)
 	}
 }
+
+// forgetDeletedAt is how many open packs make addPack look for deleted ones: a hook writes
+// once and exits, and need not check every pack it knows at each write.
+const forgetDeletedAt = 16
 
 // forgetDeleted closes the packs whose file is gone: a roll-up (or gc) merged them into a
 // pack of its own, which a rescan finds, and deleted them. A process that writes state after
@@ -260,7 +300,21 @@ func (db *objectDB) forgetDeleted() {
 }
 
 // removeStalePacks removes the temporary pack files killed git-loop writers left in
-// objects/pack (see SweepTempObjects).
+// objects/pack (see SweepTempObjects), once older than TempObjectAge.
+// A pack without its index that is as old is one too: a pack is renamed into place just
+// before its index, so one that stayed alone was left by a writer killed between the two
+// (git itself cannot read such a pack).
 func removeStalePacks(objects string) int {
-	return removeStale(filepath.Join(objects, "pack"), tmpPackPrefix, TempObjectAge)
+	dir := filepath.Join(objects, "pack")
+	n := removeStale(dir, tmpPackPrefix, TempObjectAge)
+	packs, _ := filepath.Glob(filepath.Join(dir, "pack-*.pack"))
+	for _, p := range packs {
+		if _, err := os.Lstat(strings.TrimSuffix(p, ".pack") + ".idx"); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if fi, err := os.Lstat(p); err == nil && time.Since(fi.ModTime()) > TempObjectAge && os.Remove(p) == nil {
+			n++
+		}
+	}
+	return n
 }

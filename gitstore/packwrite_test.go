@@ -186,12 +186,13 @@ func TestSweepRemovesStaleTempPacks(t *testing.T) {
 // iteration's state through one Repo) does not keep the packs its state writes made open once
 // a roll-up has merged and deleted them: each would hold a file, a mapped index and its disk
 // space for the life of the process, and every object look-up would search them all. The
-// objects stay readable from the pack the roll-up made.
+// objects stay readable from the pack the roll-up made. (A writer with fewer than
+// forgetDeletedAt packs open does not look: a hook writes once and exits.)
 func TestInPackForgetsPacksRolledUp(t *testing.T) {
 	refsHermetic(t)
 	r, dir := refsNewRepo(t)
 	var commits []Hash
-	for i := 0; i < 6; i++ {
+	for i := 0; i < forgetDeletedAt; i++ {
 		if err := r.InPack(func() error { commits = append(commits, batchObjectsSalted(t, r, 3, fmt.Sprint(i))); return nil }); err != nil {
 			t.Fatal(err)
 		}
@@ -217,5 +218,50 @@ func TestInPackForgetsPacksRolledUp(t *testing.T) {
 		if _, err := r.ReadCommit(c); err != nil {
 			t.Errorf("commit %s: %v", c, err)
 		}
+	}
+}
+
+// TestSweepRemovesOrphanPacks: a pack whose index never came (its writer was killed between
+// the two renames) is removed by the sweep once an hour old; a fresh one, and a pack with
+// its index, stay.
+func TestSweepRemovesOrphanPacks(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	if err := r.InPack(func() error { batchObjects(t, r, 3); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	whole := packFiles(t, dir)
+	packDir := filepath.Join(dir, ".git", "objects", "pack")
+	orphan, fresh := filepath.Join(packDir, "pack-"+strings.Repeat("a", 40)+".pack"), filepath.Join(packDir, "pack-"+strings.Repeat("b", 40)+".pack")
+	os.WriteFile(orphan, []byte("PACK"), 0o444)
+	os.WriteFile(fresh, []byte("PACK"), 0o444)
+	old := time.Now().Add(-2 * TempObjectAge)
+	os.Chtimes(orphan, old, old)
+	os.Chtimes(whole[0], old, old)
+	r.SweepTempObjects()
+	if _, err := os.Stat(orphan); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an hour-old pack without index left: %v", err)
+	}
+	for _, p := range append(whole, fresh) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s removed: %v", p, err)
+		}
+	}
+}
+
+// TestInPackPanicClosesTheBatch: a panic in the batch's work leaves no batch open for later
+// writes to vanish into.
+func TestInPackPanicClosesTheBatch(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	func() {
+		defer func() { recover() }()
+		r.InPack(func() error { panic("boom") })
+	}()
+	if _, err := r.WriteUniqueObject(BlobObject, []byte("after\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := countObjectsField(t, dir, "count"); got != 1 {
+		t.Errorf("a write after the panic: %d loose objects, want it stored", got)
 	}
 }

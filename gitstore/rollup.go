@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -95,13 +96,18 @@ func (r *Repo) repack(ctx context.Context) (geometric bool, err error) {
 	return true, err
 }
 
-// gitQuiet runs git in r with args, its stderr kept for the error.
+// gitQuiet runs git in r with args, its stderr kept for the error. Where the system can, git
+// is killed should this process die first (a roll-up killed mid-run must not leave a repack
+// running that the next roll-up, taking the dead one's lock over, would run beside).
 func (r *Repo) gitQuiet(ctx context.Context, args ...string) error {
 	var stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir=" + r.GitDir}, args...)...)
 	cmd.Dir = r.CommonDir
 	cmd.Env = CleanGitEnv()
 	cmd.Stderr = &stderr
+	runtime.LockOSThread() // the parent-death signal follows the thread that started the child
+	defer runtime.UnlockOSThread()
+	dieWithParent(cmd)
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
@@ -157,7 +163,7 @@ func (r *Repo) rollUpCommand() *exec.Cmd {
 	if err != nil || path == "" {
 		return nil
 	}
-	cmd := &exec.Cmd{Path: path, Args: args, Dir: r.WorkTree, Env: CleanGitEnv()}
+	cmd := &exec.Cmd{Path: path, Args: args, Dir: r.WorkTree, Env: withoutEnv(CleanGitEnv(), StallEnv)}
 	if cmd.Dir == "" {
 		cmd.Dir = r.CommonDir
 	}
@@ -180,11 +186,14 @@ func packsToRollUp(objects string) int {
 		return 0
 	}
 	keep := map[string]bool{}
-	var idxs []string
 	for _, n := range names {
 		if base, ok := strings.CutSuffix(n, ".keep"); ok {
 			keep[base] = true
-		} else if base, ok := strings.CutSuffix(n, ".idx"); ok && strings.HasPrefix(n, "pack-") {
+		}
+	}
+	var idxs []string
+	for _, n := range names {
+		if base, ok := strings.CutSuffix(n, ".idx"); ok && strings.HasPrefix(n, "pack-") && !keep[base] {
 			idxs = append(idxs, base)
 		}
 	}
@@ -193,11 +202,8 @@ func packsToRollUp(objects string) int {
 	}
 	var weights []int64
 	for _, base := range idxs {
-		if keep[base] {
-			continue
-		}
 		if fi, err := os.Lstat(filepath.Join(dir, base+".idx")); err == nil {
-			weights = append(weights, max(1, (fi.Size()-1072)/28))
+			weights = append(weights, max(0, (fi.Size()-1072)/28))
 		}
 	}
 	return geometricSplit(weights)
@@ -231,4 +237,15 @@ func geometricSplit(weights []int64) int {
 		return 0 // one pack is nothing to merge
 	}
 	return split
+}
+
+// withoutEnv is env without the variable name.
+func withoutEnv(env []string, name string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != name {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -307,4 +309,43 @@ func TestMaintenanceNeededForStatePacks(t *testing.T) {
 	if d := reopen(t, dir).MaintenanceNeeded(); d.Started {
 		t.Errorf("with maintenance.loose-objects.auto=0: %+v", d)
 	}
+}
+
+// TestRollUpKilledTakesGitWithIt: a roll-up killed while git repack runs (kill -9) takes
+// the repack with it, so the next roll-up, which takes the dead one's lock over, runs alone.
+func TestRollUpKilledTakesGitWithIt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the parent-death signal is Linux's")
+	}
+	refsHermetic(t)
+	_, dir := refsNewRepo(t)
+	smallPacks(t, dir, 1)
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	pidFile := filepath.Join(bin, "repack.pid")
+	fake := fmt.Sprintf("#!/bin/sh\ncase \"$*\" in *repack*) echo $$ >%q; exec sleep 300;; esac\nexec %q \"$@\"\n", pidFile, realGit)
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRollUpChild$", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), rollUpChildEnv+"=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	waitFor(t, "the repack started", func() bool {
+		data, err := os.ReadFile(pidFile)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
+		return err == nil
+	})
+	cmd.Process.Kill()
+	cmd.Wait()
+	waitFor(t, "the repack ended with its roll-up", func() bool { return syscall.Kill(pid, 0) == syscall.ESRCH })
 }

@@ -2,6 +2,7 @@ package gitstore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -85,15 +86,36 @@ func (r *Repo) maintenanceLock(objects string) (release func(), err error) {
 	return lk.rollback, nil
 }
 
-// repack runs the roll-up's git repack, falling back to a plain incremental one where git
-// does not know --geometric.
+// repack runs the roll-up's git repack. Where git does not know --geometric (before 2.32) it
+// does the same by hand: the packs a geometric roll-up would merge, with the loose objects,
+// repacked into one (`-a` with `--keep-pack` for each pack that stays, git 2.19 and later;
+// `-k` keeps what nothing refers to yet, such as a state write whose ref has not moved),
+// else, before 2.19, only the loose objects packed.
 func (r *Repo) repack(ctx context.Context) (geometric bool, err error) {
 	err = r.gitQuiet(ctx, "repack", "-d", "-l", "--geometric=2", "--quiet")
-	var exit *exec.ExitError
-	if errors.As(err, &exit) && exit.ExitCode() == 129 { // git's usage error: an option it does not know
-		return false, r.gitQuiet(ctx, "repack", "-d", "-l", "--quiet")
+	if !unknownOption(err) {
+		return true, err
 	}
-	return true, err
+	packs := weighPacks(filepath.Join(r.CommonDir, "objects"), 0)
+	weights := make([]int64, len(packs))
+	for i, p := range packs {
+		weights[i] = p.weight
+	}
+	args := []string{"repack", "-a", "-d", "-l", "-k", "--quiet"}
+	for _, p := range packs[geometricSplit(weights):] {
+		args = append(args, "--keep-pack="+p.name+".pack")
+	}
+	if err = r.gitQuiet(ctx, args...); unknownOption(err) {
+		err = r.gitQuiet(ctx, "repack", "-d", "-l", "--quiet")
+	}
+	return false, err
+}
+
+// unknownOption reports whether git failed with its usage error (exit 129), which an option
+// it does not know gets.
+func unknownOption(err error) bool {
+	var exit *exec.ExitError
+	return errors.As(err, &exit) && exit.ExitCode() == 129
 }
 
 // gitQuiet runs git in r with args, its stderr kept for the error. Where the system can, git
@@ -180,10 +202,27 @@ func (r *Repo) rollUpCommand() *exec.Cmd {
 // off its index's size (a version 2 index is 1,072 bytes plus 28 per object). Packs with a
 // .keep file are left out, as repack leaves them.
 func packsToRollUp(objects string) int {
+	packs := weighPacks(objects, rollUpPackCount)
+	weights := make([]int64, len(packs))
+	for i, p := range packs {
+		weights[i] = p.weight
+	}
+	return geometricSplit(weights)
+}
+
+// weighedPack is a pack's name (pack-<hash>) and its object count.
+type weighedPack struct {
+	name   string
+	weight int64
+}
+
+// weighPacks lists the packs without a .keep file, lightest first, each weighed by its
+// index's size; none when they are fewer than least (their sizes are then not read).
+func weighPacks(objects string, least int) []weighedPack {
 	dir := filepath.Join(objects, "pack")
 	names, err := readDirNames(dir)
 	if err != nil {
-		return 0
+		return nil
 	}
 	keep := map[string]bool{}
 	for _, n := range names {
@@ -191,22 +230,24 @@ func packsToRollUp(objects string) int {
 			keep[base] = true
 		}
 	}
-	var idxs []string
+	var packs []weighedPack
 	for _, n := range names {
 		if base, ok := strings.CutSuffix(n, ".idx"); ok && strings.HasPrefix(n, "pack-") && !keep[base] {
-			idxs = append(idxs, base)
+			packs = append(packs, weighedPack{name: base})
 		}
 	}
-	if len(idxs) < rollUpPackCount {
-		return 0 // too few to have that many to merge
+	if len(packs) < least {
+		return nil
 	}
-	var weights []int64
-	for _, base := range idxs {
-		if fi, err := os.Lstat(filepath.Join(dir, base+".idx")); err == nil {
-			weights = append(weights, max(0, (fi.Size()-1072)/28))
+	kept := packs[:0]
+	for _, p := range packs {
+		if fi, err := os.Lstat(filepath.Join(dir, p.name+".idx")); err == nil {
+			p.weight = max(0, (fi.Size()-1072)/28)
+			kept = append(kept, p)
 		}
 	}
-	return geometricSplit(weights)
+	slices.SortStableFunc(kept, func(a, b weighedPack) int { return cmp.Compare(a.weight, b.weight) })
+	return kept
 }
 
 // geometricSplit is how many of the packs weighing weights a geometric roll-up (factor 2)

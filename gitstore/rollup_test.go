@@ -149,30 +149,57 @@ func TestRollUpWaitsForOtherMaintenance(t *testing.T) {
 	}
 }
 
-// TestRollUpWithoutGeometric: a git older than 2.32 rejects --geometric as an unknown
-// option (exit 129); the roll-up then packs the loose objects with a plain repack.
+// TestRollUpWithoutGeometric: a git older than 2.32 rejects --geometric as an unknown option
+// (exit 129). From 2.19 the roll-up then merges the packs a geometric one would, by hand
+// (repack -a -k with --keep-pack for the others): the repository's large pack stays as it
+// is. Before 2.19 (no --keep-pack either) only the loose objects are packed. Either way an
+// object nothing refers to yet (a state write whose ref has not moved) is kept.
 func TestRollUpWithoutGeometric(t *testing.T) {
-	refsHermetic(t)
-	r, dir := refsNewRepo(t)
-	smallPacks(t, dir, 2)
 	realGit, err := exec.LookPath("git")
 	if err != nil {
-		t.Fatal(err)
+		t.Skip("git not installed")
 	}
-	bin := t.TempDir()
-	old := fmt.Sprintf("#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --geometric*) echo \"error: unknown option \\`geometric=2'\" >&2; exit 129;; esac; done\nexec %q \"$@\"\n", realGit)
-	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(old), 0o755); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name      string
+		rejects   string // the options this git does not know
+		wantPacks int64
+		wantLoose int64 // the object nothing refers to: packed by -k, left loose by a plain repack
+	}{
+		{"git 2.19 to 2.31", "--geometric*", 2, 0}, // the large pack, and the small ones merged
+		{"git before 2.19", "--geometric*|--keep-pack*", 5, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			refsHermetic(t)
+			r, dir := refsNewRepo(t)
+			for j := 0; j < 300; j++ {
+				os.WriteFile(filepath.Join(dir, fmt.Sprintf("history%d", j)), []byte(fmt.Sprintf("history %d\n", j)), 0o644)
+			}
+			refsGit(t, dir, "add", "-A")
+			refsGit(t, dir, "commit", "-qm", "history")
+			refsGit(t, dir, "repack", "-a", "-d", "-q")
+			big := packFiles(t, dir)[0]
+			smallPacks(t, dir, 3)
+			unreferenced := strings.TrimSpace(refsGitIn(t, dir, "not referred to yet\n", "hash-object", "-w", "--stdin"))
+			bin := t.TempDir()
+			old := fmt.Sprintf("#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in %s) echo \"error: unknown option \\`$a'\" >&2; exit 129;; esac; done\nexec %q \"$@\"\n", tc.rejects, realGit)
+			if err := os.WriteFile(filepath.Join(bin, "git"), []byte(old), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			res, err := r.RollUp(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Geometric || res.LooseAfter != tc.wantLoose || res.PacksAfter != tc.wantPacks {
+				t.Errorf("RollUp = %+v, want %d loose objects and %d packs, not geometric", res, tc.wantLoose, tc.wantPacks)
+			}
+			if _, err := os.Stat(big); err != nil {
+				t.Errorf("the large pack was rewritten: %v", err)
+			}
+			refsGit(t, dir, "cat-file", "-e", unreferenced)
+			refsGit(t, dir, "fsck", "--no-dangling")
+		})
 	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	res, err := r.RollUp(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Geometric || res.LooseAfter != 0 || res.PacksAfter != 3 {
-		t.Errorf("RollUp = %+v, want the loose objects in a third pack, not geometric", res)
-	}
-	refsGit(t, dir, "fsck", "--no-dangling")
 }
 
 const rollUpChildEnv = "GITSTORE_TEST_ROLLUP_CHILD"

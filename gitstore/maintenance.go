@@ -60,8 +60,8 @@ type MaintenanceDecision struct {
 	// Tasks are the maintenance tasks asked for (--task), each still run only when its own
 	// condition holds (--auto); none means git's default.
 	Tasks []string
-	// RollUp is set when the loose objects are packed by a roll-up (see RollUp) rather than
-	// by git's maintenance: what was started is git-loop's own maintenance command.
+	// RollUp is set when what was started is a roll-up (see RollUp, UseRollUp), not git's
+	// maintenance.
 	RollUp bool
 }
 
@@ -110,7 +110,8 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 		return MaintenanceDecision{Reason: "gc.auto=0"}
 	}
 	objects := filepath.Join(r.CommonDir, "objects")
-	if limit := r.configInt("gc", "", "autopacklimit", defaultGCAutoPackLimit); limit > 0 && countPacks(objects) > limit {
+	packs := localPacks(objects)
+	if limit := r.configInt("gc", "", "autopacklimit", defaultGCAutoPackLimit); limit > 0 && int64(len(packs)) > limit {
 		return MaintenanceDecision{Started: true, Reason: "too many packs"}
 	}
 	if looseOverThreshold(objects, (gcAuto+255)/256) {
@@ -124,9 +125,9 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 		if limit < 0 || looseSampled(objects) > limit {
 			return MaintenanceDecision{Started: true, Reason: reasonLooseToPack, Tasks: looseObjectTasks}
 		}
-		// the packs state writes leave (see InPack): merged once a roll-up has as many to
-		// merge as a dozen iterations write
-		if packsToRollUp(objects) >= rollUpPackCount {
+		// the packs state writes leave (see InPack), one each: merged once a roll-up would
+		// merge rollUpPackCount of them
+		if len(packs) >= rollUpPackCount && splitOf(weighPacks(objects, packs)) >= rollUpPackCount {
 			return MaintenanceDecision{Started: true, Reason: reasonPacksToMerge}
 		}
 	}
@@ -186,9 +187,12 @@ func looseOverThreshold(objects string, threshold int64) bool {
 
 // looseSampled estimates the loose objects from the sixteen fan-out directories 00, 11, …,
 // ff: sixteen times what they hold.
-func looseSampled(objects string) int64 {
+func looseSampled(objects string) int64 { return 16 * countLooseEvery(objects, 17) }
+
+// countLooseEvery counts the loose objects in every step-th fan-out directory, from 00.
+func countLooseEvery(objects string, step int) int64 {
 	var n int64
-	for i := 0; i < 256; i += 17 {
+	for i := 0; i < 256; i += step {
 		names, _ := readDirNames(filepath.Join(objects, fmt.Sprintf("%02x", i)))
 		for _, name := range names {
 			if isLooseName(name) {
@@ -196,7 +200,7 @@ func looseSampled(objects string) int64 {
 			}
 		}
 	}
-	return 16 * n
+	return n
 }
 
 // isLooseName reports whether a fan-out directory's entry names a loose object (the 38 hex
@@ -206,11 +210,14 @@ func isLooseName(name string) bool {
 }
 
 // countPacks is git's too_many_packs count: local packs without a .keep file.
-func countPacks(objects string) int64 {
-	dir := filepath.Join(objects, "pack")
-	names, err := readDirNames(dir)
+func countPacks(objects string) int64 { return int64(len(localPacks(objects))) }
+
+// localPacks names the packs in objects/pack (pack-<hash>) that have no .keep file: those git's
+// gc counts and its repack may rewrite.
+func localPacks(objects string) []string {
+	names, err := readDirNames(filepath.Join(objects, "pack"))
 	if err != nil {
-		return 0
+		return nil
 	}
 	keep := map[string]bool{}
 	for _, n := range names {
@@ -218,13 +225,13 @@ func countPacks(objects string) int64 {
 			keep[base] = true
 		}
 	}
-	var c int64
+	var packs []string
 	for _, n := range names {
 		if base, ok := strings.CutSuffix(n, ".pack"); ok && strings.HasPrefix(n, "pack-") && !keep[base] {
-			c++
+			packs = append(packs, base)
 		}
 	}
-	return c
+	return packs
 }
 
 func readDirNames(dir string) ([]string, error) {

@@ -42,8 +42,8 @@ type RollUpResult struct {
 	LooseAfter  int64 `json:"loose_after"`
 	PacksBefore int64 `json:"packs_before"`
 	PacksAfter  int64 `json:"packs_after"`
-	// Geometric is false when git has no --geometric (before 2.32) and the loose objects
-	// were packed with a plain `git repack -d -l`.
+	// Geometric is false when git has no --geometric (before 2.32) and the roll-up was done
+	// by hand (see repack).
 	Geometric bool `json:"geometric"`
 }
 
@@ -96,13 +96,10 @@ func (r *Repo) repack(ctx context.Context) (geometric bool, err error) {
 	if !unknownOption(err) {
 		return true, err
 	}
-	packs := weighPacks(filepath.Join(r.CommonDir, "objects"), 0)
-	weights := make([]int64, len(packs))
-	for i, p := range packs {
-		weights[i] = p.weight
-	}
+	objects := filepath.Join(r.CommonDir, "objects")
+	packs := weighPacks(objects, localPacks(objects))
 	args := []string{"repack", "-a", "-d", "-l", "-k", "--quiet"}
-	for _, p := range packs[geometricSplit(weights):] {
+	for _, p := range packs[splitOf(packs):] {
 		args = append(args, "--keep-pack="+p.name+".pack")
 	}
 	if err = r.gitQuiet(ctx, args...); unknownOption(err) {
@@ -144,18 +141,7 @@ func gcMayRun(commonDir string) bool {
 }
 
 // countLoose counts the loose objects in the 256 fan-out directories.
-func countLoose(objects string) int64 {
-	var n int64
-	for i := 0; i < 256; i++ {
-		names, _ := readDirNames(filepath.Join(objects, fmt.Sprintf("%02x", i)))
-		for _, name := range names {
-			if isLooseName(name) {
-				n++
-			}
-		}
-	}
-	return n
-}
+func countLoose(objects string) int64 { return countLooseEvery(objects, 1) }
 
 var rollUp struct {
 	sync.Mutex
@@ -163,7 +149,8 @@ var rollUp struct {
 	args []string
 }
 
-// UseRollUp makes AutoMaintenance start a roll-up, when loose objects pile up, as the
+// UseRollUp makes AutoMaintenance start a roll-up, when loose objects or small packs pile up,
+// as the
 // program exe names run with args (args[0] is the program's name as it sees it): git-loop's
 // own `maintenance` command, which calls RollUp. Without it, AutoMaintenance asks git's
 // maintenance for its loose-objects task instead.
@@ -195,14 +182,28 @@ func (r *Repo) rollUpCommand() *exec.Cmd {
 	return cmd
 }
 
-// packsToRollUp is how many packs `git repack --geometric=2` would merge, by git's own rule
-// (repack.c, split_pack_geometry): packs sorted by object count, the largest ones that
-// each hold at least twice the next smaller stay, and the smaller ones are merged, together
-// with any larger pack that holds less than twice what they hold. A pack's objects are read
-// off its index's size (a version 2 index is 1,072 bytes plus 28 per object). Packs with a
-// .keep file are left out, as repack leaves them.
-func packsToRollUp(objects string) int {
-	packs := weighPacks(objects, rollUpPackCount)
+// weighedPack is a pack (pack-<hash>) and its object count.
+type weighedPack struct {
+	name   string
+	weight int64
+}
+
+// weighPacks weighs packs (named pack-<hash>, in objects/pack) by their object count, read
+// off their index's size (a version 2 index is 1,072 bytes plus 28 per object), lightest
+// first; a pack without an index is left out.
+func weighPacks(objects string, packs []string) []weighedPack {
+	weighed := make([]weighedPack, 0, len(packs))
+	for _, p := range packs {
+		if fi, err := os.Lstat(filepath.Join(objects, "pack", p+".idx")); err == nil {
+			weighed = append(weighed, weighedPack{p, max(0, (fi.Size()-1072)/28)})
+		}
+	}
+	slices.SortStableFunc(weighed, func(a, b weighedPack) int { return cmp.Compare(a.weight, b.weight) })
+	return weighed
+}
+
+// splitOf is how many of packs, lightest first, a geometric roll-up merges (geometricSplit).
+func splitOf(packs []weighedPack) int {
 	weights := make([]int64, len(packs))
 	for i, p := range packs {
 		weights[i] = p.weight
@@ -210,48 +211,11 @@ func packsToRollUp(objects string) int {
 	return geometricSplit(weights)
 }
 
-// weighedPack is a pack's name (pack-<hash>) and its object count.
-type weighedPack struct {
-	name   string
-	weight int64
-}
-
-// weighPacks lists the packs without a .keep file, lightest first, each weighed by its
-// index's size; none when they are fewer than least (their sizes are then not read).
-func weighPacks(objects string, least int) []weighedPack {
-	dir := filepath.Join(objects, "pack")
-	names, err := readDirNames(dir)
-	if err != nil {
-		return nil
-	}
-	keep := map[string]bool{}
-	for _, n := range names {
-		if base, ok := strings.CutSuffix(n, ".keep"); ok {
-			keep[base] = true
-		}
-	}
-	var packs []weighedPack
-	for _, n := range names {
-		if base, ok := strings.CutSuffix(n, ".idx"); ok && strings.HasPrefix(n, "pack-") && !keep[base] {
-			packs = append(packs, weighedPack{name: base})
-		}
-	}
-	if len(packs) < least {
-		return nil
-	}
-	kept := packs[:0]
-	for _, p := range packs {
-		if fi, err := os.Lstat(filepath.Join(dir, p.name+".idx")); err == nil {
-			p.weight = max(0, (fi.Size()-1072)/28)
-			kept = append(kept, p)
-		}
-	}
-	slices.SortStableFunc(kept, func(a, b weighedPack) int { return cmp.Compare(a.weight, b.weight) })
-	return kept
-}
-
 // geometricSplit is how many of the packs weighing weights a geometric roll-up (factor 2)
-// merges, by git's rule (see packsToRollUp). weights is sorted in place.
+// merges, lightest first, by git's own rule (repack.c, split_pack_geometry): packs sorted by
+// object count, the largest ones that each hold at least twice the next smaller stay, and
+// the smaller ones are merged, together with any larger pack that holds less than twice
+// what they hold. weights is sorted in place.
 func geometricSplit(weights []int64) int {
 	if len(weights) < 2 {
 		return 0

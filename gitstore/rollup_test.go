@@ -88,26 +88,34 @@ func TestRollUpMergesSmallPacks(t *testing.T) {
 	}
 }
 
-// TestRollUpKeepsALargePack: a pack far larger than the loop's objects (a repository's own
-// history) is not rewritten by a roll-up.
-func TestRollUpKeepsALargePack(t *testing.T) {
-	refsHermetic(t)
-	r, dir := refsNewRepo(t)
+// historyPack commits 300 files and packs everything into one pack, far larger than what a
+// few state writes leave, as a repository's own history is; it returns the pack's path.
+func historyPack(t *testing.T, dir string) string {
+	t.Helper()
 	for j := 0; j < 300; j++ {
 		os.WriteFile(filepath.Join(dir, fmt.Sprintf("history%d", j)), []byte(fmt.Sprintf("history %d\n", j)), 0o644)
 	}
 	refsGit(t, dir, "add", "-A")
 	refsGit(t, dir, "commit", "-qm", "history")
 	refsGit(t, dir, "repack", "-a", "-d", "-q")
-	big, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
-	if len(big) != 1 {
-		t.Fatalf("set-up: packs %v", big)
+	packs := packFiles(t, dir)
+	if len(packs) != 1 {
+		t.Fatalf("set-up: packs %v", packs)
 	}
+	return packs[0]
+}
+
+// TestRollUpKeepsALargePack: a pack far larger than the loop's objects (a repository's own
+// history) is not rewritten by a roll-up.
+func TestRollUpKeepsALargePack(t *testing.T) {
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	big := historyPack(t, dir)
 	smallPacks(t, dir, 3)
 	if _, err := r.RollUp(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(big[0]); err != nil {
+	if _, err := os.Stat(big); err != nil {
 		t.Errorf("the large pack was rewritten: %v", err)
 	}
 	if got := countObjectsField(t, dir, "packs"); got != 2 {
@@ -171,13 +179,7 @@ func TestRollUpWithoutGeometric(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			refsHermetic(t)
 			r, dir := refsNewRepo(t)
-			for j := 0; j < 300; j++ {
-				os.WriteFile(filepath.Join(dir, fmt.Sprintf("history%d", j)), []byte(fmt.Sprintf("history %d\n", j)), 0o644)
-			}
-			refsGit(t, dir, "add", "-A")
-			refsGit(t, dir, "commit", "-qm", "history")
-			refsGit(t, dir, "repack", "-a", "-d", "-q")
-			big := packFiles(t, dir)[0]
+			big := historyPack(t, dir)
 			smallPacks(t, dir, 3)
 			unreferenced := strings.TrimSpace(refsGitIn(t, dir, "not referred to yet\n", "hash-object", "-w", "--stdin"))
 			bin := t.TempDir()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,20 +160,35 @@ func cmdSlashCommand(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Exec("bash", "-c", m[1]) // the exit status is the block's; the script checks the output
 }
 
-// cmdPacked runs `packed`: it waits until the repository of the script's directory has no
-// loose objects and no maintenance running (objects/maintenance.lock, gc.pid), as the
-// roll-up a loop's iterations start in the background leaves it. It fails after two minutes.
+// cmdPacked runs `packed`: it waits until the repository of the script's directory is
+// packed (see awaitPacked), as the roll-ups a loop's iterations start in the background
+// leave it.
 func cmdPacked(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: packed")
 	}
-	objects := ts.MkAbs(".git/objects")
+	if err := awaitPacked(ts.MkAbs(".")); err != nil {
+		ts.Fatalf("packed: %v", err)
+	}
+}
+
+// awaitPacked waits until the repository at dir has no loose objects and no maintenance
+// running (objects/maintenance.lock, gc.pid), and has stayed so for a moment (a roll-up just
+// started takes its lock within milliseconds). It gives up after two minutes.
+func awaitPacked(dir string) error {
+	objects := filepath.Join(dir, ".git", "objects")
+	settled := func() bool {
+		return looseObjects(objects) == 0 && !exists(filepath.Join(objects, "maintenance.lock")) && !exists(filepath.Join(dir, ".git", "gc.pid"))
+	}
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if looseObjects(objects) == 0 && !exists(filepath.Join(objects, "maintenance.lock")) && !exists(ts.MkAbs(".git/gc.pid")) {
-			return
+		if settled() {
+			time.Sleep(300 * time.Millisecond)
+			if settled() {
+				return nil
+			}
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("packed: after two minutes, %d loose objects remain in %s", looseObjects(objects), objects)
+			return fmt.Errorf("after two minutes, %d loose objects remain in %s, or maintenance still runs", looseObjects(objects), objects)
 		}
 	}
 }

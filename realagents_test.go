@@ -790,3 +790,35 @@ func TestRealAgentClaudeEvaluator(t *testing.T) {
 	}
 	e.Fsck()
 }
+
+// With git's maintenance on and the loose-objects threshold below one object, every state
+// write starts a roll-up (`git-loop maintenance`) in the background, from the hook the real
+// agent runs too: the agent's run and the loop go exactly as without it (the hook answers
+// without waiting, and the roll-up holds none of the agent's streams), and the roll-ups
+// pack what the loop wrote.
+func TestRealAgentHousekeeping(t *testing.T) {
+	eachAgent(t, func(t *testing.T, inst realagents.Installed, gitLoop string) {
+		e := realagents.New(t, inst, gitLoop, mockmodel.Script{
+			{Text: "All fixed. <promise>DONE</promise>"},
+			{Shell: realagents.FixCommand},
+			{Text: "Fixed. <promise>DONE</promise>"},
+		})
+		e.Git("config", "maintenance.auto", "true") // the harness turns it off
+		e.Git("config", "maintenance.loose-objects.auto", "-1")
+		e.InstallHooks()
+		startLoop(e)
+		runTask(t, e, inst, "")
+
+		if stops := e.StopHooks(); len(stops) != 2 || stops[0].Reason() == "" || stops[1].Reason() != "" {
+			t.Errorf("the stop hook ran %d times; want the false claim sent back, then the fix let through", len(stops))
+		}
+		if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
+			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+		}
+		checkLog(t, e, "continue", "complete")
+		if err := awaitPacked(e.Repo); err != nil {
+			t.Fatal(err)
+		}
+		e.Fsck()
+	})
+}

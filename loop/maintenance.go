@@ -16,9 +16,10 @@ const MaintenanceArg = "maintenance"
 // the repository; nothing was changed.
 var ErrMaintenanceRunning = gitstore.ErrMaintenanceRunning
 
-// UseBackgroundMaintenance makes every state write that leaves loose objects piling up start
-// a roll-up (Store.RollUp) in the background, as exe (git-loop itself, os.Executable) run
-// with MaintenanceArg. Without it, git's own loose-objects maintenance task packs them.
+// UseBackgroundMaintenance makes every state write that leaves loose objects or small packs
+// piling up start a roll-up (Store.RollUp) in the background, as exe (git-loop itself,
+// os.Executable) run with MaintenanceArg. Without it, git's own loose-objects maintenance
+// task packs the loose objects, and the packs wait for gc.autoPackLimit.
 func UseBackgroundMaintenance(exe func() (string, error)) {
 	gitstore.UseRollUp(exe, "git-loop", MaintenanceArg)
 }
@@ -28,7 +29,7 @@ type RollUpResult = gitstore.RollUpResult
 
 // RollUp packs the repository's loose objects and merges its small packs geometrically (`git
 // repack -d -l --geometric=2`) under git maintenance's lock, and waits for it: what each
-// iteration starts in the background when loose objects pile up.
+// iteration starts in the background when loose objects or small packs pile up.
 func (s *Store) RollUp(ctx context.Context) (RollUpResult, error) {
 	res, err := s.Repo.RollUp(ctx)
 	if err != nil {

@@ -195,7 +195,7 @@ func exitCode(err error) int {
 	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent),
 		errors.Is(err, hooks.ErrHookFile):
 		return exitUsage
-	case errors.Is(err, review.ErrBisectRange): // the answer "no failure to find", as check's failing gate
+	case errors.Is(err, review.ErrBisectRange), errors.Is(err, review.ErrBisectAborted): // "no failure to find", or the command broke
 		return exitFailure
 	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
 		return exitNoLoop
@@ -211,7 +211,8 @@ func exitCode(err error) int {
 	return exitFailure
 }
 
-// errGatesFail makes `check` exit 1 when a gate does not pass; the gates' output says why.
+// errGatesFail makes `check` exit 1 when a gate does not pass, or every gate skipped; the
+// gates' output says why.
 var errGatesFail = errors.New("not every gate passes")
 
 // usageError marks a command-line mistake.
@@ -381,7 +382,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if err := loop.PrintGates(out, results, c.Bool("json")); err != nil {
 						return err
 					}
-					if !loop.AllPass(results) {
+					if !loop.Verified(results) {
 						return errGatesFail
 					}
 					return nil

@@ -19,7 +19,7 @@ import (
 // BisectOptions configure Bisect.
 type BisectOptions struct {
 	Good, Bad int      // iterations known good and bad; Latest picks the first and the newest
-	Command   []string // run in the scratch worktree: 0 good, 125 untestable, else bad
+	Command   []string // run in the scratch worktree: 0 good, 125 untestable, 1-127 bad, else abort
 	Timeout   time.Duration
 	Progress  io.Writer // one line per iteration tested
 	// Judge bisects by the loop's evaluator gates instead of Command: an iteration whose
@@ -47,6 +47,9 @@ var (
 	// there are not two snapshots from the good one to the bad one. An --good or --bad that
 	// names an iteration the loop does not have is ErrNoIteration instead.
 	ErrBisectRange = errors.New("nothing to bisect")
+	// ErrBisectAborted: the command exited 128 or above, or a signal killed it, which
+	// git bisect run takes as "stop bisecting" rather than as good or bad.
+	ErrBisectAborted = errors.New("bisect aborted")
 )
 
 // errBisectInterrupted: Ctrl-C during a bisect (the scratch worktree is still removed).
@@ -86,12 +89,18 @@ func Bisect(s *loop.Store, ctx context.Context, name string, opts BisectOptions)
 		if ctx.Err() != nil {
 			return nil, errBisectInterrupted
 		}
+		if r.outcome == outcomeAbort {
+			return nil, b.abortError(first, r)
+		}
 		return nil, b.rangeError(r, fmt.Sprintf("the command does not pass at the good iteration %d", first.Number), "--good")
 	}
 	lastRun := b.test(last)
 	if lastRun.outcome != outcomeFail {
 		if ctx.Err() != nil {
 			return nil, errBisectInterrupted
+		}
+		if lastRun.outcome == outcomeAbort {
+			return nil, b.abortError(last, lastRun)
 		}
 		return nil, b.rangeError(lastRun, fmt.Sprintf("the command does not fail at the bad iteration %d", last.Number), "--bad")
 	}
@@ -114,6 +123,8 @@ func Bisect(s *loop.Store, ctx context.Context, name string, opts BisectOptions)
 			lo = mid
 		case outcomeFail:
 			hi, bad = mid, r
+		case outcomeAbort:
+			return nil, b.abortError(iters[mid], r)
 		}
 	}
 	res.FirstBad, res.LastGood, res.Tested, res.Output = iters[hi].Number, iters[lo].Number, b.tested, bad.output
@@ -172,11 +183,13 @@ const (
 	outcomePass outcome = iota
 	outcomeFail
 	outcomeSkip
+	outcomeAbort // the command exited 128 or above, or was killed: git bisect run stops
 )
 
 type testRun struct {
 	outcome  outcome
 	exitCode int
+	signal   string // the signal that killed the command, if one did
 	output   string
 }
 
@@ -215,7 +228,7 @@ func (b *bisector) test(rec *loop.Iteration) testRun {
 	r := b.run(rec)
 	b.results[rec.Tree] = r
 	b.tested++
-	word := map[outcome]string{outcomePass: "good", outcomeFail: "bad", outcomeSkip: "untestable"}[r.outcome]
+	word := map[outcome]string{outcomePass: "good", outcomeFail: "bad", outcomeSkip: "untestable", outcomeAbort: "abort"}[r.outcome]
 	if r.outcome == outcomeSkip {
 		b.skipped = append(b.skipped, rec.Number)
 	}
@@ -249,20 +262,30 @@ func (b *bisector) run(rec *loop.Iteration) testRun {
 	if err != nil {
 		return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot run %s: %v", b.opts.Command[0], err)}
 	}
-	code, _ := loop.GateExit(run.WaitErr)
-	r := testRun{exitCode: code, output: out.Text()}
+	code, signal := loop.ExitStatus(run.WaitErr)
+	r := testRun{exitCode: code, signal: signal, output: out.Text()}
 	switch {
 	case run.Stopped != "":
 		r.outcome = outcomeSkip
 		r.output += "\n[git-loop] " + run.Stopped
-	case code == 0:
-		r.outcome = outcomePass
-	case code == untestable:
-		r.outcome = outcomeSkip
 	default:
-		r.outcome = outcomeFail
+		r.outcome = bisectOutcome(code)
 	}
 	return r
+}
+
+// bisectOutcome reads the command's exit code as git bisect run does: 0 good, 125
+// untestable, 1 to 127 bad, anything else (128 and above; -1, killed by a signal) abort.
+func bisectOutcome(code int) outcome {
+	switch {
+	case code == 0:
+		return outcomePass
+	case code == untestable:
+		return outcomeSkip
+	case code >= 1 && code <= 127:
+		return outcomeFail
+	}
+	return outcomeAbort
 }
 
 // judge asks the loop's evaluator about rec's snapshot: every condition met is good, one
@@ -298,6 +321,25 @@ func (b *bisector) rangeError(r testRun, what, flag string) error {
 		}
 	}
 	return fmt.Errorf("%w: %s (exit %d); choose another with %s", ErrBisectRange, what, r.exitCode, flag)
+}
+
+// abortError stops a bisect whose command exited 128 or above, or was killed, at rec: git
+// bisect run's sign that the command itself broke, which says nothing of the snapshot.
+func (b *bisector) abortError(rec *loop.Iteration, r testRun) error {
+	if tail := strings.TrimRight(textutil.LastLines(r.output, 10), "\n"); b.opts.Progress != nil && strings.TrimSpace(tail) != "" {
+		for _, line := range strings.Split(tail, "\n") {
+			fmt.Fprintf(b.opts.Progress, "  | %s\n", line)
+		}
+	}
+	how := fmt.Sprintf("exited %d", r.exitCode)
+	if r.signal != "" {
+		how = "was killed by " + r.signal
+		if r.exitCode >= 0 {
+			how = fmt.Sprintf("exited %d (%s)", r.exitCode, r.signal)
+		}
+	}
+	return fmt.Errorf("%w: the command %s at iteration %d; as with git bisect run, 128 and above stop the search (exit 125 marks an iteration untestable, 1-127 bad)",
+		ErrBisectAborted, how, rec.Number)
 }
 
 // scratchWorktree adds a worktree detached at commit in a temporary directory and returns a

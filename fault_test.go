@@ -444,7 +444,7 @@ func TestFaultGates(t *testing.T) {
 		{"ignores SIGTERM and hangs", "noterm=trap '' TERM; sleep " + faultMarker + " & wait; sleep " + faultMarker, "1s", "timeout", "timed out after 1s"},
 		{"leaves a setsid child", "setsid=setsid sleep " + faultMarker + " & exit 0", "", "pass", ""},
 		{"prints 200 MB", "loud=yes | head -c 200000000; exit 1", "", "fail", "y\ny\n"},
-		{"is killed by a signal", "signal=kill -KILL $$", "", "fail", "ended abnormally: signal: killed"},
+		{"is killed by a signal", "signal=kill -KILL $$", "", "fail", "was killed by SIGKILL"},
 		{"is not a command", "missing=no-such-command-for-git-loop", "", "fail", "not found"},
 	}
 	for _, tt := range tests {

@@ -34,7 +34,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 	if ctx.Err() != nil {
 		return results, nil
 	}
-	if len(cfg.Judges) == 0 || !AllPass(results) {
+	if len(cfg.Judges) == 0 || !Verified(results) {
 		return append(results, s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, gates: results, opts: opts})...), nil
 	}
 	snap, err := takeSnapshot(wt)
@@ -76,6 +76,9 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 		}
 		fmt.Fprintf(w, "%d %-8s %-7s %8s%s\n", g.Layer, g.Name, g.Status, g.Duration.Round(time.Millisecond), suffix)
 	}
+	if AllPass(results) && !Verified(results) {
+		fmt.Fprintln(w, "\nevery gate was skipped: nothing was verified")
+	}
 	for _, g := range results {
 		if g.Failed() && g.Judge != nil {
 			fmt.Fprintf(w, "\n--- %s (%s, evaluator `%s`):\n%s\n", g.Name, g.Judge.Verdict, g.Judge.Evaluator, strings.TrimRight(g.Tail, "\n"))
@@ -84,6 +87,25 @@ func PrintGates(w io.Writer, results []GateResult, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// Verified reports whether the gates verified the snapshot: none failed, and the command
+// gates that ran did not all skip (a skip is "not applicable", which checks nothing). A loop
+// without command gates is verified by its other checks.
+func Verified(results []GateResult) bool {
+	commands, skipped := 0, 0
+	for _, g := range results {
+		if g.Failed() {
+			return false
+		}
+		if g.Judge == nil {
+			commands++
+			if g.Status == GateSkip {
+				skipped++
+			}
+		}
+	}
+	return commands == 0 || skipped < commands
 }
 
 // AllPass reports whether no gate failed (skips count as passing).

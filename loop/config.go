@@ -42,6 +42,10 @@ type Gate struct {
 	// Coverage is the path of a coverage report the gate's command writes, relative to the
 	// worktree; its total replaces any coverage read from the output.
 	Coverage string `json:"coverage,omitempty"`
+	// ExitCodes is how the command's exit status is read (see ParseExitCodes): empty, CI's
+	// rule (0 passes, anything else fails); "layered" or CODE=STATUS pairs for a command that
+	// reports blocked or skipped runs by its status.
+	ExitCodes string `json:"exit_codes,omitempty"`
 }
 
 // Config is a loop's goal and configuration, fixed at start and stored as loop.json.
@@ -144,7 +148,8 @@ func (s *Settings) Apply(c *gitstore.Config, where string) error {
 			return fmt.Errorf("%w: gate %q in %s has no run command; add `run = <command>`", ErrConfig, name, where)
 		}
 		gates = append(gates, Gate{Name: name, Run: run, Timeout: c.Get("gate", name, "timeout"),
-			Require: c.All("gate", name, "require"), Coverage: c.Get("gate", name, "coverage")})
+			Require: c.All("gate", name, "require"), Coverage: c.Get("gate", name, "coverage"),
+			ExitCodes: c.Get("gate", name, "exitcodes")})
 	}
 	if len(gates) > 0 {
 		s.Gates = gates
@@ -160,7 +165,7 @@ var knownKeys = map[string][]string{
 	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited", "marker", "maxduration", "tokenbudget",
 		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit", "shape",
 		"judge", "evaluator", "evaluatortimeout", "evaluatorbudget", "evaluatorcostbudget"},
-	"gate":      {"run", "timeout", "require", "coverage"},
+	"gate":      {"run", "timeout", "require", "coverage", "exitcodes"},
 	"criterion": {"verify", "gate"},
 	"route":     {"layer"},
 }
@@ -308,6 +313,9 @@ func checkGates(gates []Gate) error {
 		}
 		seen[g.Name] = true
 		if err := checkGateOptions(g); err != nil {
+			return err
+		}
+		if err := checkExitCodes(g); err != nil {
 			return err
 		}
 		if g.Timeout != "" {

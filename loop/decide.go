@@ -106,12 +106,12 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 		if g.Status == GateBlocked && g.Judge != nil { // judged impossible, or the evaluator's budget spent
 			return v.pause(cfg, next, judgePause(g))
 		}
-		if g.Status == GateBlocked { // exit 2: the gate says a person must act
+		if g.Status == GateBlocked { // a status its exitCodes declares blocked: a person must act
 			return v.pause(cfg, next, fmt.Sprintf("gate %s is blocked and needs a person: %s (`git loop check` runs it again)", g.Name, gateLine(g)))
 		}
 	}
 	if len(unmet) == 0 {
-		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, sig), next
+		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, obs.Gates, sig), next
 		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
 		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
 		if cfg.Shape == spec.ShapeColleague {
@@ -287,11 +287,16 @@ func globMatch(glob, p string) bool {
 	return ok
 }
 
+// unmetAllSkipped is what a stop at which every command gate was skipped has unmet: it
+// verified nothing, so it cannot complete on its gates.
+const unmetAllSkipped = "a gate that passes (every gate was skipped: nothing was verified)"
+
 // assess lists what is unmet: failing gates (by name), required gates that did not pass,
 // conditions the evaluator did not judge met, criteria not verified, and the exit signal when
 // the policy needs one. Whatever the policy, a failing gate keeps the loop going: the agent
 // cannot talk its way out; nor can a judge's condition complete the loop unless its verdict
-// this iteration is a pass.
+// this iteration is a pass. A skipped gate neither fails nor passes, but a stop at which every
+// command gate skipped verified nothing and does not complete on its gates.
 func assess(cfg *Config, obs Observation, sig Signals) (unmet []string, failing []GateResult) {
 	passed := map[string]bool{}
 	for _, g := range obs.Gates {
@@ -302,6 +307,12 @@ func assess(cfg *Config, obs Observation, sig Signals) (unmet []string, failing 
 		passed[g.Name] = g.Status == GatePass
 	}
 	allPass := len(failing) == 0
+	if allPass && !Verified(obs.Gates) {
+		allPass = false // either: the signal must complete it
+		if cfg.Exit == exitBoth || cfg.Exit == exitGates {
+			unmet = append(unmet, unmetAllSkipped)
+		}
+	}
 	for _, j := range cfg.Judges {
 		if !passed[j.Name] {
 			allPass = false
@@ -344,10 +355,12 @@ func criterionMet(c Criterion, passed map[string]bool, sig Signals) bool {
 	return false // assumption never completes a loop
 }
 
-func completionReason(cfg *Config, sig Signals) string {
+// completionReason says what completed the loop: the gates (naming those that skipped), the
+// evaluator's verdicts, the agent's signal.
+func completionReason(cfg *Config, gates []GateResult, sig Signals) string {
 	parts := []string{}
 	if len(cfg.Gates) > 0 {
-		parts = append(parts, "all gates pass")
+		parts = append(parts, gatesPassText(gates))
 	}
 	switch len(cfg.Judges) {
 	case 0:
@@ -365,6 +378,26 @@ func completionReason(cfg *Config, sig Signals) string {
 		parts = append(parts, "EXIT_SIGNAL given")
 	}
 	return strings.Join(parts, " and ")
+}
+
+// gatesPassText is "all gates pass", or "the gates pass (2 passed; skipped: lint)" when a
+// command gate was skipped.
+func gatesPassText(gates []GateResult) string {
+	var skipped []string
+	pass := 0
+	for _, g := range gates {
+		switch {
+		case g.Judge != nil:
+		case g.Status == GateSkip:
+			skipped = append(skipped, g.Name)
+		case g.Status == GatePass:
+			pass++
+		}
+	}
+	if len(skipped) == 0 {
+		return "all gates pass"
+	}
+	return fmt.Sprintf("the gates pass (%d passed; skipped: %s)", pass, strings.Join(skipped, ", "))
 }
 
 // route picks the layer to rework and the failure that shows why: a route whose pattern

@@ -59,7 +59,11 @@ func TestDecide(t *testing.T) {
 		{"paused loop lets the agent stop", nil, func(s *State) { s.Status = StatusPaused }, obs("t1", done, gates(GatePass, GatePass)), decideAllow, "paused"},
 		{"cancelled loop", nil, func(s *State) { s.Status = StatusCancelled }, obs("t1", done, nil), DecideCancelled, "cancelled"},
 		{"complete: gates pass and promise", nil, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "all gates pass and promise"},
-		{"skip counts as not failing", nil, nil, obs("t1", done, gates(GatePass, GateSkip)), DecideComplete, "all gates pass"},
+		{"skip counts as not failing", nil, nil, obs("t1", done, gates(GatePass, GateSkip)), DecideComplete, "the gates pass (1 passed; skipped: test) and promise"},
+		{"every gate skipped verifies nothing", nil, nil, obs("t1", done, gates(GateSkip, GateSkip)), DecideContinue, unmetAllSkipped},
+		{"every gate skipped: policy gates", func(c *Config) { c.Exit = exitGates }, nil, obs("t1", "", gates(GateSkip, GateSkip)), DecideContinue, unmetAllSkipped},
+		{"every gate skipped: policy either needs the promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", "", gates(GateSkip, GateSkip)), DecideContinue, "exit signal"},
+		{"every gate skipped: policy either completes on the promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", done, gates(GateSkip, GateSkip)), DecideComplete, "promise"},
 		{"false claim: promise but a gate fails", nil, nil, obs("t1", done, gates(GatePass, GateFail)), DecideContinue, "gate test"},
 		{"blocked gate pauses for a person", nil, nil, obs("t1", done, gates(GateBlocked, GatePass)), DecidePause, "gate build is blocked"},
 		{"no message: the gates decide", nil, nil, func() Observation { o := obs("t1", "", gates(GatePass, GatePass)); o.MessageKnown = false; return o }(), DecideComplete, "all gates pass"},
@@ -194,7 +198,8 @@ func TestDecideIsPure(t *testing.T) {
 }
 
 // TestDecideProperties drives random loops: every loop ends (complete or pause) within its
-// limit, and no verdict completes a loop while a gate fails or an assumption is configured.
+// limit, and no verdict completes a loop while a gate fails or an assumption is configured,
+// nor on gates that were all skipped unless the agent's signal may complete it alone.
 // Colleague loops are resumed at each checkpoint, never complete on their own, and reach
 // their completion checkpoint only when a tool loop would have completed.
 func TestDecideProperties(t *testing.T) {
@@ -228,10 +233,17 @@ func TestDecideProperties(t *testing.T) {
 				t.Fatalf("run %d: a colleague loop completed without a person confirming", run)
 			}
 			if v.Decision == DecideComplete || v.State.Checkpoint == checkpointCompletion {
+				passed := 0
 				for _, gr := range g {
 					if gr.Status != GatePass && gr.Status != GateSkip { // independent of decide.go's failed()
 						t.Fatalf("run %d: completed with gate %s %s", run, gr.Name, gr.Status)
 					}
+					if gr.Status == GatePass {
+						passed++
+					}
+				}
+				if passed == 0 && (cfg.Exit == exitBoth || cfg.Exit == exitGates) {
+					t.Fatalf("run %d: policy %s completed on gates that all skipped", run, cfg.Exit)
 				}
 				for _, c := range cfg.Criteria {
 					if c.Verify == VerifyAssumption {

@@ -106,9 +106,9 @@ func (s *Store) runJudges(ctx context.Context, r judgeRun) []GateResult {
 			Key: verdictKey(ev.Command, j.Condition, r.tree.String(), r.message)}
 		res := GateResult{Name: j.Name, Layer: len(cfg.Gates) + i + 1, ExitCode: -1, Judge: info}
 		switch {
-		case !AllPass(r.gates):
+		case !Verified(r.gates):
 			res.Status, info.Verdict = GateSkip, VerdictNotRun
-			info.Reason = "not run: a command gate did not pass (the evaluator runs only once every gate passes)"
+			info.Reason = "not run: the command gates did not pass (the evaluator runs only once every gate passes)"
 		case s.cachedVerdict(r.name, r.st, &res):
 		case r.budget && runs >= ev.budget(r.st):
 			res.Status, info.Verdict = GateBlocked, VerdictBudget
@@ -348,14 +348,14 @@ func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateRes
 	}
 	v, perr := judge.Parse(out)
 	info.CostUSD = v.CostUSD
-	res.ExitCode, _ = GateExit(run.WaitErr)
+	res.ExitCode, res.Signal = ExitStatus(run.WaitErr)
 	switch {
-	case res.ExitCode != 0:
+	case res.ExitCode != 0: // any status but 0 is a failed run, as for a gate
 		said := lastLine(stderr.Text())
 		if said == "" {
 			said = lastLine(out)
 		}
-		fail(GateFail, VerdictFailed, fmt.Sprintf("the evaluator `%s` exited %d: %s", ev.Command, res.ExitCode, textutil.OrDefaultString(said, "(it printed nothing)")))
+		fail(GateFail, VerdictFailed, fmt.Sprintf("the evaluator `%s` %s: %s", ev.Command, endedHow(res.ExitCode, res.Signal), textutil.OrDefaultString(said, "(it printed nothing)")))
 	case perr != nil:
 		reason := perr.Error()
 		if last := lastLine(out); last != "" {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -17,16 +15,18 @@ import (
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
-// Gate statuses.
+// Gate statuses. A command gate is read as CI reads a job: exit 0 passes and any other
+// status fails, unless the gate declares statuses that mean blocked or skip (Gate.ExitCodes).
 const (
-	// GatePass: the gate exited 0.
+	// GatePass: the gate exited 0 (or with a status its exitCodes declares a pass).
 	GatePass = "pass"
-	// GateFail: the gate exited 1, or with any exit status not listed here.
+	// GateFail: the gate exited with any other status, or a signal killed it.
 	GateFail = "fail"
-	// GateBlocked: the gate exited 2 (it cannot judge the snapshot; a person must act).
+	// GateBlocked: the gate exited with a status its exitCodes declares blocked (it cannot
+	// judge the snapshot; a person must act), or it requires a figure its output lacks.
 	GateBlocked = "blocked"
-	// GateSkip: the gate exited 3 (not applicable), or was not run in sequential mode
-	// because an earlier gate failed.
+	// GateSkip: the gate exited with a status its exitCodes declares skip (not applicable),
+	// or was not run in sequential mode because an earlier gate failed.
 	GateSkip = "skip"
 	// GateTimeout: the gate ran past its timeout, or the run was cancelled; its whole
 	// process group was killed.
@@ -58,10 +58,13 @@ const notRunTail = "not run: an earlier gate failed"
 
 // GateResult is the outcome of running one gate, as recorded in an iteration.
 type GateResult struct {
-	Name     string        `json:"name"`
-	Layer    int           `json:"layer"` // 1-based position in the gate list
-	Status   string        `json:"status"`
-	ExitCode int           `json:"exit_code"` // -1 when the gate did not exit by itself (killed, not started, not run)
+	Name     string `json:"name"`
+	Layer    int    `json:"layer"` // 1-based position in the gate list
+	Status   string `json:"status"`
+	ExitCode int    `json:"exit_code"` // -1 when the gate did not exit by itself (killed, not started, not run)
+	// Signal names the signal that killed the gate ("SIGSEGV"), also when its shell reported
+	// the death as exit status 128+N.
+	Signal   string        `json:"signal,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
 	// Tail is the last bytes of combined stdout+stderr, valid UTF-8 (invalid bytes replaced).
 	Tail      string `json:"tail"`
@@ -104,8 +107,8 @@ type RunOptions struct {
 // runGates runs gates in opts.Dir and returns one result per gate, in gate order.
 //
 // Each gate runs `sh -c RUN` (on Windows `cmd /S /C RUN`) with stdin empty and the
-// environment os.Environ()+opts.Env+GIT_LOOP_GATE=<name>. Exit status 0 is pass, 1 fail,
-// 2 blocked, 3 skip, and any other status fail. A gate past its timeout, or running when ctx
+// environment os.Environ()+opts.Env+GIT_LOOP_GATE=<name>. Exit status 0 is pass and any
+// other fail, unless the gate's exitCodes declares what a status means. A gate past its timeout, or running when ctx
 // is cancelled, gets status timeout: its whole process group (Windows: job object) is sent
 // SIGTERM and, a second later, SIGKILL. When a gate's main process exits, whatever it left
 // running in its process group is killed too, so a background child holding the output pipe
@@ -190,8 +193,18 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		fmt.Fprintf(tail, "\n[git-loop] gate %q %s; its processes were killed\n", g.Name, why)
 		return res
 	}
-	res.ExitCode, res.Status = GateExit(waitErr)
-	if res.ExitCode < 0 {
+	rule, ruleErr := ParseExitCodes(g.ExitCodes)
+	if ruleErr != nil { // refused at start; a hand-edited loop.json falls back to CI's rule
+		fmt.Fprintf(tail, "\n[git-loop] gate %q: exitCodes %q ignored (%v): 0 passes, anything else fails\n", g.Name, g.ExitCodes, ruleErr)
+	}
+	res.ExitCode, res.Signal = ExitStatus(waitErr)
+	res.Status = GateFail
+	switch {
+	case res.ExitCode >= 0:
+		res.Status = rule.status(res.ExitCode)
+	case res.Signal != "":
+		fmt.Fprintf(tail, "\n[git-loop] gate %q was killed by %s\n", g.Name, res.Signal)
+	default:
 		fmt.Fprintf(tail, "\n[git-loop] gate %q ended abnormally: %v\n", g.Name, waitErr)
 	}
 	return res
@@ -209,27 +222,6 @@ func (opts RunOptions) cut(own time.Duration) (time.Duration, bool) {
 		return left, true
 	}
 	return own, false
-}
-
-// GateExit maps the error from Wait to an exit code and status.
-func GateExit(err error) (int, string) {
-	if err == nil {
-		return 0, GatePass
-	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return -1, GateFail
-	}
-	code := ee.ExitCode()
-	switch code {
-	case 1:
-		return code, GateFail
-	case 2:
-		return code, GateBlocked
-	case 3:
-		return code, GateSkip
-	}
-	return code, GateFail // other status, or killed by a signal (-1)
 }
 
 // gateFingerprint identifies a gate failure so that reruns of the same failure match: the

@@ -13,30 +13,44 @@ import (
 // gates_unix_test.go.
 
 func TestRunGatesExitCodes(t *testing.T) {
-	gates := []Gate{
-		{Name: "pass", Run: "exit 0"},
-		{Name: "fail", Run: "exit 1"},
-		{Name: "blocked", Run: "exit 2"},
-		{Name: "skip", Run: "exit 3"},
-		{Name: "other", Run: "exit 4"},
-		{Name: "high", Run: "exit 42"},
-	}
-	want := []struct {
-		status string
-		code   int
+	tests := []struct {
+		name, run, exitCodes string
+		status               string
+		code                 int
 	}{
-		{GatePass, 0}, {GateFail, 1}, {GateBlocked, 2}, {GateSkip, 3}, {GateFail, 4}, {GateFail, 42},
+		{"pass", "exit 0", "", GatePass, 0},
+		{"fail", "exit 1", "", GateFail, 1},
+		{"make's failed recipe", "exit 2", "", GateFail, 2},
+		{"pytest internal error", "exit 3", "", GateFail, 3},
+		{"other", "exit 4", "", GateFail, 4},
+		{"high", "exit 42", "", GateFail, 42},
+		{"cargo panic", "exit 101", "", GateFail, 101},
+		{"ci spelled out", "exit 2", "ci", GateFail, 2},
+		{"layered blocked", "exit 2", "layered", GateBlocked, 2},
+		{"layered skip", "exit 3", "layered", GateSkip, 3},
+		{"layered fail", "exit 1", "layered", GateFail, 1},
+		{"layered other", "exit 4", "layered", GateFail, 4},
+		{"declared skip", "exit 5", "5=skip", GateSkip, 5},
+		{"declared pass", "exit 1", "1=pass", GatePass, 1},
+		{"layered and a pair", "exit 3", "layered, 3=fail 5=skip", GateFail, 3},
+		{"undeclared under a map", "exit 2", "5=skip", GateFail, 2},
+		{"invalid rule falls back to ci", "exit 3", "3=maybe", GateFail, 3},
+	}
+	var gates []Gate
+	for _, tt := range tests {
+		gates = append(gates, Gate{Name: tt.name, Run: tt.run, ExitCodes: tt.exitCodes})
 	}
 	res := runGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
 	if len(res) != len(gates) {
 		t.Fatalf("got %d results for %d gates", len(res), len(gates))
 	}
 	for i, r := range res {
-		if r.Name != gates[i].Name || r.Layer != i+1 {
-			t.Errorf("result %d is %q layer %d, want %q layer %d", i, r.Name, r.Layer, gates[i].Name, i+1)
+		tt := tests[i]
+		if r.Name != tt.name || r.Layer != i+1 {
+			t.Errorf("result %d is %q layer %d, want %q layer %d", i, r.Name, r.Layer, tt.name, i+1)
 		}
-		if r.Status != want[i].status || r.ExitCode != want[i].code {
-			t.Errorf("%s: status %s exit %d, want %s exit %d (tail %q)", r.Name, r.Status, r.ExitCode, want[i].status, want[i].code, r.Tail)
+		if r.Status != tt.status || r.ExitCode != tt.code {
+			t.Errorf("%s: status %s exit %d, want %s exit %d (tail %q)", r.Name, r.Status, r.ExitCode, tt.status, tt.code, r.Tail)
 		}
 		wantFP := r.Status == GateFail || r.Status == GateBlocked
 		if (r.Fingerprint != "") != wantFP {
@@ -48,6 +62,9 @@ func TestRunGatesExitCodes(t *testing.T) {
 		if r.Duration <= 0 {
 			t.Errorf("%s: duration %v", r.Name, r.Duration)
 		}
+	}
+	if tail := res[len(res)-1].Tail; !strings.Contains(tail, `exitCodes "3=maybe" ignored`) {
+		t.Errorf("an invalid rule is ignored without saying so: %q", tail)
 	}
 }
 
@@ -64,8 +81,8 @@ func TestRunGatesSequentialStops(t *testing.T) {
 	dir := t.TempDir()
 	gates := []Gate{
 		{Name: "a", Run: "exit 0"},
-		{Name: "b", Run: "exit 3"},
-		{Name: "c", Run: "exit 2"},
+		{Name: "b", Run: "exit 3", ExitCodes: ExitCodesLayered},
+		{Name: "c", Run: "exit 2", ExitCodes: ExitCodesLayered},
 		{Name: "d", Run: "exit 0"},
 		{Name: "e", Run: "exit 1"},
 	}

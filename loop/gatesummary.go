@@ -10,32 +10,60 @@ import (
 )
 
 // failingSummaries is one line per failing gate, for the continuation message: what its
-// output says ("- test: 3 failed, 41 passed; coverage 72.5%") when it was understood, else
-// its status and the last line it printed.
+// output says ("- test: 3 failed, 41 passed; coverage 72.5%") when it was understood, and
+// always how it ended and what went wrong first (see gateSummary).
 func failingSummaries(failing []GateResult) string {
 	var b strings.Builder
 	for _, g := range failing {
-		s := ""
-		if g.Judge != nil {
-			s = g.Judge.Verdict + ": " + lastLine(g.Judge.Reason)
-		} else if g.Diagnostics != nil {
-			s = g.Diagnostics.String()
-		}
-		if s == "" {
-			s = g.Status
-			if g.ExitCode > 0 {
-				s += fmt.Sprintf(" (exit %d)", g.ExitCode)
-			}
-			if last := lastLine(g.Tail); last != "" {
-				s += ": " + last
-			}
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", g.Name, s)
+		fmt.Fprintf(&b, "- %s: %s\n", g.Name, gateSummary(g))
 	}
 	if b.Len() == 0 {
 		return ""
 	}
 	return "\nGate results:\n" + b.String()
+}
+
+// gateSummary is one line on a gate that did not pass: an evaluator's verdict and reason, or
+// how the command ended ("fail (exit 2)", "fail (killed by SIGSEGV)"), the program it could
+// not run (exit 126, 127), the counts its output shows, and its last line. Counts that read
+// as a pass ("0 failed") beside a failing exit status are said to be contradicted, never
+// shown alone.
+func gateSummary(g GateResult) string {
+	if g.Judge != nil {
+		return g.Judge.Verdict + ": " + lastLine(g.Judge.Reason)
+	}
+	head := g.Status
+	switch {
+	case g.ExitCode < 0 && g.Signal != "":
+		head += " (killed by " + g.Signal + ")"
+	case g.ExitCode > 0 && g.Signal != "":
+		head += fmt.Sprintf(" (exit %d, %s)", g.ExitCode, g.Signal)
+	case g.ExitCode > 0:
+		head += fmt.Sprintf(" (exit %d)", g.ExitCode)
+	}
+	if what := cannotRun(g.ExitCode, g.Tail); what != "" {
+		return head + ": cannot run " + what
+	}
+	var parts []string
+	if d := g.Diagnostics; d != nil && d.String() != "" {
+		if g.ExitCode > 0 && readsAsPass(d) {
+			parts = append(parts, "its output reads "+d.String()+", yet it failed")
+		} else {
+			parts = append(parts, d.String())
+		}
+	}
+	if last := lastLine(g.Tail); last != "" {
+		parts = append(parts, "last line: "+last)
+	}
+	if len(parts) == 0 {
+		return head
+	}
+	return head + ": " + strings.Join(parts, "; ")
+}
+
+// readsAsPass reports whether diagnostics show nothing wrong: no failed test, no error.
+func readsAsPass(d *diag.Diagnostics) bool {
+	return (d.Failed == nil || *d.Failed == 0) && d.Errors == 0
 }
 
 // summarySuffix is "  (3 failed, 41 passed)" for a gate line, or nothing.
@@ -46,8 +74,8 @@ func summarySuffix(d *diag.Diagnostics) string {
 	return "  (" + d.String() + ")"
 }
 
-// GateConditions is " (require coverage >= 85; coverage from cover.out)" for status, or
-// nothing for a gate judged by its exit status alone.
+// GateConditions is " (require coverage >= 85; coverage from cover.out; exit codes layered)"
+// for status, or nothing for a gate judged by CI's rule alone.
 func GateConditions(g Gate) string {
 	var parts []string
 	if len(g.Require) > 0 {
@@ -55,6 +83,9 @@ func GateConditions(g Gate) string {
 	}
 	if g.Coverage != "" {
 		parts = append(parts, "coverage from "+g.Coverage)
+	}
+	if g.ExitCodes != "" && g.ExitCodes != ExitCodesCI {
+		parts = append(parts, "exit codes "+g.ExitCodes)
 	}
 	if len(parts) == 0 {
 		return ""

@@ -299,7 +299,7 @@ func runAgent(ctx context.Context, opts DriveOptions, dir, prompt string, status
 		res.output = fmt.Sprintf("[git-loop] the agent could not be started: %v", err)
 		return res
 	}
-	res.exitCode, _ = loop.GateExit(run.WaitErr)
+	res.exitCode, _ = loop.ExitStatus(run.WaitErr)
 	return res
 }
 

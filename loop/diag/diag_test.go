@@ -71,14 +71,30 @@ func TestDiagFixtures(t *testing.T) {
 		{"pytest_cov.txt", want{1, 1, 1, 0, 0, 83, "pytest"}},
 		{"pytest_error.txt", want{0, 0, -1, 1, 0, -1, "pytest"}},
 		{"pytest_pass_warn.txt", want{2, 0, 1, 0, 1, -1, "pytest"}},
+		{"pytest_syntax.txt", want{0, 0, -1, 1, 0, -1, "pytest"}},        // exit 2: collection error
+		{"pytest_internalerror.txt", want{0, 0, -1, 0, 0, -1, "pytest"}}, // exit 3: a conftest hook raised
+		{"pytest_conftest_import.txt", want{-1, -1, -1, 0, 0, -1, ""}},   // exit 4: conftest does not import
+		{"pytest_usage.txt", want{-1, -1, -1, 0, 0, -1, ""}},             // exit 4: unknown option
+		{"pytest_no_tests.txt", want{0, 0, -1, 0, 0, -1, "pytest"}},      // exit 5
 		{"jest_fail_cov.txt", want{1, 1, 1, 0, 0, 75, "jest"}},
 		{"vitest_fail.txt", want{1, 1, 1, 0, 0, -1, "vitest"}},
 		{"vitest_cov.txt", want{2, 0, 1, 0, 0, 75, "vitest"}},
 		{"node_test_fail.txt", want{1, 1, 1, 0, 0, -1, "node --test"}},
 		{"node_test_cov.txt", want{1, 0, 0, 0, 0, 85.71, "node --test"}},
+		{"npm_node_test_fail.txt", want{1, 1, 0, 0, 0, -1, "node --test"}},
+		{"npm_node_test_syntax.txt", want{0, 1, 0, 0, 0, -1, "node --test"}}, // the test file fails to load
 		{"tsc.txt", want{-1, -1, -1, 2, 0, -1, "tsc"}},
 		{"tsc_pretty.txt", want{-1, -1, -1, 2, 0, -1, "tsc"}},
 		{"eslint.txt", want{-1, -1, -1, 3, 1, -1, "eslint"}},
+		{"make_c_assert.txt", want{-1, -1, -1, 0, 0, -1, ""}},
+		{"make_c_harness.txt", want{-1, -1, -1, 0, 0, -1, ""}},
+		{"make_c_compile.txt", want{-1, -1, -1, 1, 1, -1, ""}},
+		{"sh_grep_missing.txt", want{-1, -1, -1, 0, 0, -1, ""}},
+		{"sh_syntax.txt", want{-1, -1, -1, 0, 0, -1, ""}},
+		{"sh_not_found.txt", want{-1, -1, -1, 0, 0, -1, ""}},
+		{"sh_permission_denied.txt", want{-1, -1, -1, 0, 0, -1, ""}},
+		{"bash_syntax.txt", want{-1, -1, -1, 0, 0, -1, ""}},
+		{"bash_not_found.txt", want{-1, -1, -1, 0, 0, -1, ""}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", tc.file))

@@ -26,12 +26,23 @@ type Diagnostics struct {
 	Coverage *float64 `json:"coverage,omitempty"` // percent, 0–100
 	// Formats names the output formats recognised, e.g. "go test", "pytest", "cargo test".
 	Formats []string `json:"formats,omitempty"`
+	// FirstFailure is one line naming what failed first, at most 200 bytes: the first failing
+	// test with where and why when the output says ("TestAdd (calc_test.go:9: Add(2, 2) = 5,
+	// want 4)", "test_calc.py::test_add (test_calc.py:9: assert 5 == 4)"); else the first
+	// compiler, linter or runtime error at its place ("calc.c:3:21: error: expected ';'",
+	// "src/lib.rs:3:13: error[E0425]: …", "conftest.py:2: RuntimeError: broken hook"); else
+	// the first line that plainly says what went wrong (a failed assert, a harness's "FAIL:"
+	// line, "sh: 1: tool: not found", "grep: x: No such file or directory"); else a runner's
+	// summary ("no tests ran"); else, as a last resort, the build tool's own line ("make: ***
+	// [Makefile:2: test] Error 1", "FAIL pkg 0.01s", "npm error …"). Empty when the output
+	// shows none of these. It is not part of String, which stays a short count.
+	FirstFailure string `json:"first_failure,omitempty"`
 }
 
 // Empty reports whether nothing was recognised.
 func (d Diagnostics) Empty() bool {
 	return d.Passed == nil && d.Failed == nil && d.Skipped == nil && d.Errors == 0 && d.Warnings == 0 &&
-		d.Coverage == nil && len(d.Formats) == 0
+		d.Coverage == nil && len(d.Formats) == 0 && d.FirstFailure == ""
 }
 
 // Metric names a gate's `require` conditions may use.

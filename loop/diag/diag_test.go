@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // want is an expected Diagnostics in a compact form: -1 means "absent".
@@ -46,46 +48,70 @@ func (w want) check(t *testing.T, d Diagnostics) {
 	}
 }
 
-// TestDiagFixtures parses real output of each tool, captured into testdata/diag.
+// TestDiagFixtures parses real output of each tool, captured into testdata/diag: its counts
+// and the line naming its first failure.
 func TestDiagFixtures(t *testing.T) {
 	for _, tc := range []struct {
-		file string
-		want want
+		file  string
+		want  want
+		first string // Diagnostics.FirstFailure
 	}{
-		{"go_test_fail.txt", want{-1, 2, -1, 0, 0, -1, "go test"}},
-		{"go_test_v_fail.txt", want{3, 2, 1, 0, 0, -1, "go test"}},
-		{"go_test_cover_fail.txt", want{-1, 2, -1, 0, 0, 62.5, "go test"}},
-		{"go_test_cover_pass.txt", want{-1, 0, -1, 0, 0, 62.5, "go test"}},
-		{"go_test_json_fail.jsonl", want{3, 2, 1, 0, 0, -1, "go test -json"}},
-		{"go_test_json_cover_pass.jsonl", want{5, 0, 1, 0, 0, 62.5, "go test -json"}},
-		{"go_test_json_buildfail.jsonl", want{0, 0, -1, 2, 0, -1, "go test -json"}},
-		{"go_test_buildfail.txt", want{-1, -1, -1, 2, 0, -1, "go test"}}, // nothing ran: no test count
-		{"go_build_fail.txt", want{-1, -1, -1, 1, 0, -1, ""}},
-		{"go_vet.txt", want{-1, -1, -1, 1, 0, -1, ""}},
-		{"go_vet_syntax.txt", want{-1, -1, -1, 1, 0, -1, ""}}, // "vet: file:line:col: …"
-		{"go_cover_func.txt", want{-1, -1, -1, 0, 0, 66.7, "go tool cover"}},
-		{"cargo_test_fail.txt", want{1, 1, 1, 0, 1, -1, "cargo test"}},
-		{"cargo_test_pass.txt", want{2, 0, 1, 0, 0, -1, "cargo test"}},
-		{"cargo_build_fail.txt", want{-1, -1, -1, 1, 0, -1, ""}},
-		{"pytest_fail.txt", want{1, 1, 1, 0, 0, -1, "pytest"}},
-		{"pytest_cov.txt", want{1, 1, 1, 0, 0, 83, "pytest"}},
-		{"pytest_error.txt", want{0, 0, -1, 1, 0, -1, "pytest"}},
-		{"pytest_pass_warn.txt", want{2, 0, 1, 0, 1, -1, "pytest"}},
-		{"jest_fail_cov.txt", want{1, 1, 1, 0, 0, 75, "jest"}},
-		{"vitest_fail.txt", want{1, 1, 1, 0, 0, -1, "vitest"}},
-		{"vitest_cov.txt", want{2, 0, 1, 0, 0, 75, "vitest"}},
-		{"node_test_fail.txt", want{1, 1, 1, 0, 0, -1, "node --test"}},
-		{"node_test_cov.txt", want{1, 0, 0, 0, 0, 85.71, "node --test"}},
-		{"tsc.txt", want{-1, -1, -1, 2, 0, -1, "tsc"}},
-		{"tsc_pretty.txt", want{-1, -1, -1, 2, 0, -1, "tsc"}},
-		{"eslint.txt", want{-1, -1, -1, 3, 1, -1, "eslint"}},
+		{"go_test_fail.txt", want{-1, 2, -1, 0, 0, -1, "go test"}, "TestSubFails/small (a_test.go:14: Sub(1, 2) = -1, want 1)"},
+		{"go_test_v_fail.txt", want{3, 2, 1, 0, 0, -1, "go test"}, "TestSubFails/small (a_test.go:14: Sub(1, 2) = -1, want 1)"},
+		{"go_test_cover_fail.txt", want{-1, 2, -1, 0, 0, 62.5, "go test"}, "TestSubFails/small (a_test.go:14: Sub(1, 2) = -1, want 1)"},
+		{"go_test_cover_pass.txt", want{-1, 0, -1, 0, 0, 62.5, "go test"}, ""},
+		{"go_test_json_fail.jsonl", want{3, 2, 1, 0, 0, -1, "go test -json"}, "TestSubFails/small (a_test.go:14: Sub(1, 2) = -1, want 1)"},
+		{"go_test_json_cover_pass.jsonl", want{5, 0, 1, 0, 0, 62.5, "go test -json"}, ""},
+		{"go_test_json_buildfail.jsonl", want{0, 0, -1, 2, 0, -1, "go test -json"}, "a/vet.go:5:46: fmt.Sprintf format %s has arg n of wrong type int"},
+		{"go_test_buildfail.txt", want{-1, -1, -1, 2, 0, -1, "go test"}, "b/b.go:7:28: undefined: undefinedThing"}, // nothing ran: no test count
+		{"go_test_panic.txt", want{-1, 1, -1, 0, 0, -1, "go test"}, "TestAt (panic: runtime error: index out of range [2] with length 2 [recovered, repanicked])"},
+		{"go_build_fail.txt", want{-1, -1, -1, 1, 0, -1, ""}, "b/b.go:7:28: undefined: undefinedThing"},
+		{"go_vet.txt", want{-1, -1, -1, 1, 0, -1, ""}, "a/vet.go:5:46: fmt.Sprintf format %s has arg n of wrong type int"},
+		{"go_vet_syntax.txt", want{-1, -1, -1, 1, 0, -1, ""}, "mathx/mathx.go:4:1: expected declaration, found x"}, // "vet: file:line:col: …"
+		{"go_cover_func.txt", want{-1, -1, -1, 0, 0, 66.7, "go tool cover"}, ""},
+		{"cargo_test_fail.txt", want{1, 1, 1, 0, 1, -1, "cargo test"}, "tests::fails (src/lib.rs:12:18: assertion `left == right` failed, left: 3, right: 4)"},
+		{"cargo_test_pass.txt", want{2, 0, 1, 0, 0, -1, "cargo test"}, ""},
+		{"cargo_build_fail.txt", want{-1, -1, -1, 1, 0, -1, ""}, "src/lib.rs:3:13: error[E0425]: cannot find value `undefined_var` in this scope"},
+		{"pytest_fail.txt", want{1, 1, 1, 0, 0, -1, "pytest"}, "test_calc.py::test_sub_fails (test_calc.py:10: assert -1 == 1)"},
+		{"pytest_cov.txt", want{1, 1, 1, 0, 0, 83, "pytest"}, "test_calc.py::test_sub_fails (test_calc.py:10: assert -1 == 1)"},
+		{"pytest_error.txt", want{0, 0, -1, 1, 0, -1, "pytest"}, "ERROR test_err.py (test_err.py:2: ModuleNotFoundError: No module named 'nosuchmodule')"},
+		{"pytest_pass_warn.txt", want{2, 0, 1, 0, 1, -1, "pytest"}, ""},
+		{"pytest_syntax.txt", want{0, 0, -1, 1, 0, -1, "pytest"}, "ERROR test_calc.py (calc.py:2: SyntaxError: invalid syntax)"},             // exit 2: collection error
+		{"pytest_internalerror.txt", want{0, 0, -1, 0, 0, -1, "pytest"}, "conftest.py:2: RuntimeError: broken hook"},                         // exit 3: a conftest hook raised
+		{"pytest_conftest_import.txt", want{-1, -1, -1, 0, 0, -1, ""}, "conftest.py:1: ModuleNotFoundError: No module named 'nosuchplugin'"}, // exit 4: conftest does not import
+		{"pytest_usage.txt", want{-1, -1, -1, 0, 0, -1, ""}, "__main__.py: error: unrecognized arguments: --no-such-option"},                 // exit 4: unknown option
+		{"pytest_no_tests.txt", want{0, 0, -1, 0, 0, -1, "pytest"}, "no tests ran in 0.01s"},                                                 // exit 5
+		{"jest_fail_cov.txt", want{1, 1, 1, 0, 0, 75, "jest"}, "subs (sum.test.js:3:40: expect(received).toBe(expected) // Object.is equality)"},
+		{"vitest_fail.txt", want{1, 1, 1, 0, 0, -1, "vitest"}, "sum.test.js > subs (sum.test.js:4:40: AssertionError: expected -1 to be 1 // Object.is equality)"},
+		{"vitest_cov.txt", want{2, 0, 1, 0, 0, 75, "vitest"}, ""},
+		{"node_test_fail.txt", want{1, 1, 1, 0, 0, -1, "node --test"}, "subs (/project/a.test.js:4:1: Expected values to be strictly equal: -1 !== 1)"},
+		{"node_test_cov.txt", want{1, 0, 0, 0, 0, 85.71, "node --test"}, ""},
+		{"npm_node_test_fail.txt", want{1, 1, 0, 0, 0, -1, "node --test"}, "adds (/tmp/diagwork/npm_fail/calc.test.js:9:1: Expected values to be strictly equal: 5 !== 4)"},
+		{"npm_node_test_syntax.txt", want{0, 1, 0, 0, 0, -1, "node --test"}, "/tmp/diagwork/npm_syntax/calc.js:3: SyntaxError: Unexpected token ';'"}, // the test file fails to load
+		{"tsc.txt", want{-1, -1, -1, 2, 0, -1, "tsc"}, "a.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'."},
+		{"tsc_pretty.txt", want{-1, -1, -1, 2, 0, -1, "tsc"}, "a.ts:1:7 - error TS2322: Type 'string' is not assignable to type 'number'."},
+		{"eslint.txt", want{-1, -1, -1, 3, 1, -1, "eslint"}, "/project/b.js:1:7: 'unused' is assigned a value but never used no-unused-vars"},
+		{"make_c_assert.txt", want{-1, -1, -1, 0, 0, -1, ""}, "test_calc: test_calc.c:4: main: Assertion `add(1, 1) == 2' failed."},
+		{"make_c_harness.txt", want{-1, -1, -1, 0, 0, -1, ""}, "FAIL: add(2,2) = 5, expected 4"},
+		{"make_c_link.txt", want{-1, -1, -1, 0, 0, -1, ""}, "test_calc.c:(.text+0x86): undefined reference to `add'"},
+		{"make_c_compile.txt", want{-1, -1, -1, 1, 1, -1, ""}, "calc.c:3:21: error: expected ‘;’ before ‘}’ token"},
+		{"sh_grep_missing.txt", want{-1, -1, -1, 0, 0, -1, ""}, "grep: missing.txt: No such file or directory"},
+		{"sh_syntax.txt", want{-1, -1, -1, 0, 0, -1, ""}, `sh: 1: Syntax error: "fi" unexpected`},
+		{"sh_not_found.txt", want{-1, -1, -1, 0, 0, -1, ""}, "sh: 1: nonexistent-tool: not found"},
+		{"sh_permission_denied.txt", want{-1, -1, -1, 0, 0, -1, ""}, "sh: 1: ./lint.sh: Permission denied"},
+		{"bash_syntax.txt", want{-1, -1, -1, 0, 0, -1, ""}, "check.sh: line 5: syntax error near unexpected token `)'"},
+		{"bash_not_found.txt", want{-1, -1, -1, 0, 0, -1, ""}, "ci.sh: line 3: nonexistent-tool: command not found"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			tc.want.check(t, ParseDiagnostics(string(data)))
+			d := ParseDiagnostics(string(data))
+			tc.want.check(t, d)
+			if d.FirstFailure != tc.first {
+				t.Errorf("first failure = %q,\n                  want %q", d.FirstFailure, tc.first)
+			}
 		})
 	}
 }
@@ -116,6 +142,61 @@ func TestDiagLines(t *testing.T) {
 		{"truncated json line", `{"Time":"2026-11-22T00:19:49.5","Action":"pa`, want{-1, -1, -1, 0, 0, -1, ""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.want.check(t, ParseDiagnostics(tc.out)) })
+	}
+}
+
+// TestDiagFirstLines covers the choice of the line naming the failure in outputs not
+// captured whole: a build tool's own line only when nothing better is printed.
+func TestDiagFirstLines(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	for _, tc := range []struct{ name, out, want string }{
+		{"nothing", "compiling…\nall good\n", ""},
+		{"make alone", "cc -o calc calc.c\nmake: *** [Makefile:2: test] Error 1\n", "make: *** [Makefile:2: test] Error 1"},
+		{"make's own error", "make: *** No rule to make target 'test'.  Stop.\n", "make: *** No rule to make target 'test'. Stop."},
+		{"npm error after the cause", "npm error code 1\nsh: 1: jest: not found\nnpm error path /p\n", "sh: 1: jest: not found"},
+		{"go package line alone", "FAIL\texample.com/a\t0.01s\nFAIL\n", "FAIL example.com/a 0.01s"},
+		{"exit status alone", "exit status 1\n", "exit status 1"},
+		{"rust wrapper after the error", "error: could not compile `x` (lib) due to 1 previous error\n", "error: could not compile `x` (lib) due to 1 previous error"},
+		{"test beats an earlier error", "a.go:3:4: declared and not used: x\n--- FAIL: TestA (0.00s)\n    a_test.go:9: boom\n", "TestA (a_test.go:9: boom)"},
+		{"error beats an earlier line", "grep: x: No such file or directory\nmain.c:4:1: error: expected ';'\n", "main.c:4:1: error: expected ';'"},
+		{"warning is not a failure", "main.c:3:5: warning: unused variable 'x'\nmake: *** [Makefile:2: all] Error 1\n", "make: *** [Makefile:2: all] Error 1"},
+		{"python traceback", "Traceback (most recent call last):\n  File \"check.py\", line 3, in <module>\n    main()\nValueError: bad config\n", "check.py:3: ValueError: bad config"},
+		{"go panic", "panic: runtime error: index out of range [3] with length 2\n\ngoroutine 1 [running]:\n", "panic: runtime error: index out of range [3] with length 2"},
+		{"rust panic outside a test", "thread 'main' panicked at src/main.rs:4:5:\nboom\n", "src/main.rs:4:5: panicked"},
+		{"go test without its log", "--- FAIL: TestA (0.00s)\nFAIL\n", "TestA"},
+		{"TAP todo is not a failure", "not ok 1 - later # TODO\n", ""},
+		{"bounded on a rune boundary", "--- FAIL: TestA (0.00s)\n    a_test.go:9: " + long + "\n", "TestA (a_test.go:9: " + strings.Repeat("é", 88) + "…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ParseDiagnostics(tc.out).FirstFailure; got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDiagFirstTail: a gate keeps only the tail of its output, so the failure is still named
+// when the beginning is cut, from the summaries that runners print last.
+func TestDiagFirstTail(t *testing.T) {
+	for _, tc := range []struct{ file, from, want string }{
+		{"cargo_test_fail.txt", "failures:\n    tests::fails", "tests::fails"},
+		{"pytest_fail.txt", "=========================== short test summary info", "test_calc.py::test_sub_fails (assert -1 == 1)"},
+		{"go_test_fail.txt", "    --- FAIL: TestSubFails/small", "TestSubFails/small (a_test.go:14: Sub(1, 2) = -1, want 1)"},
+		{"pytest_internalerror.txt", "INTERNALERROR>     raise ex[1]", "/tmp/diagwork/py/conftest2/conftest.py:2: RuntimeError: broken hook"}, // rootdir cut off,
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := strings.LastIndex(string(data), tc.from)
+			if i < 0 {
+				t.Fatalf("%q not in %s", tc.from, tc.file)
+			}
+			if got := ParseDiagnostics(string(data[i:])).FirstFailure; got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -163,15 +244,32 @@ func FuzzParseDiagnostics(f *testing.F) {
 			t.Fatalf("coverage %v out of range", *d.Coverage)
 		}
 		_ = d.String()
+		if len(d.FirstFailure) > maxFirstBytes || !utf8.ValidString(d.FirstFailure) ||
+			strings.ContainsAny(d.FirstFailure, "\n\r\t") || strings.TrimSpace(d.FirstFailure) != d.FirstFailure {
+			t.Fatalf("first failure not one bounded line: %q", d.FirstFailure)
+		}
 	})
 }
 
 // BenchmarkParseDiagnostics measures a full 8 KiB gate tail (the default kept per gate),
 // which every judged iteration parses once per gate.
-func BenchmarkParseDiagnostics(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", "go_test_json_fail.jsonl"))
-	if err != nil {
-		b.Fatal(err)
+func BenchmarkParseDiagnostics(b *testing.B) { benchmarkTail(b, "go_test_json_fail.jsonl") }
+
+// BenchmarkParseDiagnosticsText measures an 8 KiB tail of plain text in which no test fails,
+// so that every line is read for the line naming the failure.
+func BenchmarkParseDiagnosticsText(b *testing.B) {
+	benchmarkTail(b, "pytest_pass_warn.txt", "cargo_test_pass.txt", "make_c_compile.txt", "vitest_cov.txt", "node_test_cov.txt")
+}
+
+// benchmarkTail parses the last 8 KiB of the fixtures, repeated.
+func benchmarkTail(b *testing.B, files ...string) {
+	var data []byte
+	for _, f := range files {
+		d, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diag", f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		data = append(data, d...)
 	}
 	const tailBytes = 8 << 10 // loop.DefaultGateTailBytes
 	tail := string(data)

@@ -32,6 +32,8 @@ import (
 // per-package figures of go test -cover (packages that have tests). A tool that counts its
 // own errors in a summary and also lists them line by line is not counted twice: errors and
 // warnings are the larger of the two ways of counting.
+//
+// FirstFailure names what failed first (see [Diagnostics]); it is read in diagfirst.go.
 func ParseDiagnostics(output string) Diagnostics {
 	p := diagParser{goPkgCov: map[string]float64{}}
 	for line := range strings.SplitSeq(output, "\n") {
@@ -50,6 +52,7 @@ type diagParser struct {
 	goPkgCov               map[string]float64 // go test -json: package → coverage
 	goPlainCov             []float64          // go test plain: one per package line
 	goPending              *float64           // a "coverage:" line waiting for its package line
+	f                      firstState         // the line naming the failure
 }
 
 func (p *diagParser) format(name string) {
@@ -77,6 +80,7 @@ func (p *diagParser) result() Diagnostics {
 		d.Coverage = &mean
 	}
 	d.Formats = p.formats
+	d.FirstFailure = p.firstFailure()
 	return d
 }
 
@@ -112,6 +116,9 @@ func (p *diagParser) line(s string) {
 	if strings.HasPrefix(s, "{") && p.goJSON(s) {
 		return
 	}
+	if t := p.f.test; t == nil || t.rank != rankTest || p.f.block != blockNone || t.key != "" {
+		p.firstLine(s)
+	}
 	if p.goText(s) || p.testSummary(s) || p.coverageLine(s) {
 		return
 	}
@@ -143,7 +150,11 @@ func (p *diagParser) goJSON(s string) bool {
 		}
 		target := map[string]**int{"pass": &p.d.Passed, "fail": &p.d.Failed, "skip": &p.d.Skipped}[ev.Action]
 		AddCount(target, 1)
+		if ev.Action == "fail" {
+			p.goFailJSON(ev.Test)
+		}
 	case "output":
+		p.goLog(ev.Test, strings.TrimRight(ev.Output, "\n"))
 		if m := reGoCoverage().FindStringSubmatch(ev.Output); m != nil && ev.Package != "" {
 			p.goPkgCov[ev.Package] = parsePercent(m[1])
 		}
@@ -311,6 +322,7 @@ func (p *diagParser) problem(s string) {
 	case reTSC().MatchString(s):
 		p.format("tsc")
 		p.lineErrors++
+		p.offer(rankError, strings.TrimSpace(s))
 	case reFileLineCol().MatchString(s):
 		switch kind := reFileLineCol().FindStringSubmatch(s)[1]; {
 		case strings.HasPrefix(kind, "warning"):
@@ -318,9 +330,18 @@ func (p *diagParser) problem(s string) {
 		case strings.HasPrefix(kind, "note") || strings.HasPrefix(kind, "info"):
 		default:
 			p.lineErrors++
+			p.offer(rankError, s)
 		}
-	case reRustError().MatchString(s) && !reRustSummary().MatchString(s):
+	case reRustError().MatchString(s):
+		if reRustSummary().MatchString(s) {
+			p.offer(rankWrapper, s) // "error: could not compile", "error: test failed, to rerun …"
+			break
+		}
 		p.lineErrors++
+		if p.f.cands[rankError] == "" {
+			p.offer(rankError, s)
+			p.f.rustPending = true // its location is on the next line, " --> src/lib.rs:3:5"
+		}
 	case reRustWarning().MatchString(s) && !reRustSummary().MatchString(s):
 		p.lineWarns++
 	}

@@ -59,7 +59,11 @@ func (b *Breakers) observe(cfg *Config, prevTree string, iter int, obs Observati
 		b.SameFingerprint = countSame(sameFailure, b.SameFingerprint)
 		b.LastFingerprint = fp
 		if b.SameFingerprint >= cfg.Limits.sameError() {
-			reasons = append(reasons, fmt.Sprintf("the same failure in %s %d times in a row", failing[0].Name, b.SameFingerprint))
+			same := fmt.Sprintf("the same failure in %s %d times in a row", failing[0].Name, b.SameFingerprint)
+			if what := failureWhat(failing[0]); what != "" {
+				same += " (" + what + ")"
+			}
+			reasons = append(reasons, same)
 		}
 	}
 	key := strings.Join(sortedCopy(unmet), ", ")

@@ -24,10 +24,10 @@ func failingSummaries(failing []GateResult) string {
 }
 
 // gateSummary is one line on a gate that did not pass: an evaluator's verdict and reason, or
-// how the command ended ("fail (exit 2)", "fail (killed by SIGSEGV)"), the program it could
-// not run (exit 126, 127), the counts its output shows, and its last line. Counts that read
-// as a pass ("0 failed") beside a failing exit status are said to be contradicted, never
-// shown alone.
+// how the command ended ("fail (exit 2)", "fail (killed by SIGSEGV)"), then what went wrong
+// first (the program it could not run, the first failing test or error its output names) and
+// the counts its output shows, else its last line. Counts that read as a pass ("0 failed")
+// beside a failing exit status are said to be contradicted, never shown alone.
 func gateSummary(g GateResult) string {
 	if g.Judge != nil {
 		return g.Judge.Verdict + ": " + lastLine(g.Judge.Reason)
@@ -41,10 +41,14 @@ func gateSummary(g GateResult) string {
 	case g.ExitCode > 0:
 		head += fmt.Sprintf(" (exit %d)", g.ExitCode)
 	}
-	if what := cannotRun(g.ExitCode, g.Tail); what != "" {
-		return head + ": cannot run " + what
+	first := failureWhat(g)
+	if cannotRun(g.ExitCode, g.Tail) != "" { // the shell's complaint says it all
+		return head + ": " + first
 	}
 	var parts []string
+	if first != "" {
+		parts = append(parts, first)
+	}
 	if d := g.Diagnostics; d != nil && d.String() != "" {
 		if g.ExitCode > 0 && readsAsPass(d) {
 			parts = append(parts, "its output reads "+d.String()+", yet it failed")
@@ -52,13 +56,25 @@ func gateSummary(g GateResult) string {
 			parts = append(parts, d.String())
 		}
 	}
-	if last := lastLine(g.Tail); last != "" {
+	if last := lastLine(g.Tail); first == "" && last != "" {
 		parts = append(parts, "last line: "+last)
 	}
 	if len(parts) == 0 {
 		return head
 	}
 	return head + ": " + strings.Join(parts, "; ")
+}
+
+// failureWhat names what went wrong first in a failing gate: the program it could not run,
+// or the first failing test or error its output names; "" when neither is known.
+func failureWhat(g GateResult) string {
+	if what := cannotRun(g.ExitCode, g.Tail); what != "" {
+		return "cannot run " + what
+	}
+	if g.Diagnostics != nil {
+		return g.Diagnostics.FirstFailure
+	}
+	return ""
 }
 
 // readsAsPass reports whether diagnostics show nothing wrong: no failed test, no error.

@@ -18,6 +18,9 @@ type StartOptions struct {
 	Name    string
 	Session string
 	Flags   Settings // command-line values, applied over .gitloop and git config
+	// GateExitCodes is the exitCodes of every gate that declares none: the loop of a tool
+	// whose gates speak the layered protocol (an import) keeps reading them that way.
+	GateExitCodes string
 }
 
 // Start creates loop opts.Name (default: derived from the branch) in the current worktree:
@@ -63,6 +66,11 @@ func (s *Store) StartConfig(opts StartOptions) (Config, error) {
 		return Config{}, err
 	}
 	settings.Override(opts.Flags)
+	for i, g := range settings.Gates {
+		if g.ExitCodes == "" {
+			settings.Gates[i].ExitCodes = opts.GateExitCodes
+		}
+	}
 	cfg, err := settings.resolve()
 	if err != nil {
 		return cfg, err

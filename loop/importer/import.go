@@ -125,6 +125,9 @@ func Import(s *loop.Store, opts ImportOptions) (*ImportResult, error) {
 	settings.Override(opts.Flags)
 	start := opts.StartOptions
 	start.Flags = settings
+	if im.Format == formatSafeRust { // its gates exit 0 pass, 1 fail, 2 blocked, 3 skip
+		start.GateExitCodes = loop.ExitCodesLayered
+	}
 	for _, session := range []string{im.Session, opts.DefaultSession} { // --session, then the file's
 		if start.Session == "" {
 			start.Session = session

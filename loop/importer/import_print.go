@@ -40,7 +40,7 @@ func PrintImport(w io.Writer, res *ImportResult, asJSON bool) error {
 	fmt.Fprintf(w, "  exit:           %s\n", cfg.Exit)
 	fmt.Fprintf(w, "  max iterations: %s\n", limitText(cfg))
 	for _, g := range cfg.Gates {
-		fmt.Fprintf(w, "  gate:           %s: %s\n", g.Name, g.Run)
+		fmt.Fprintf(w, "  gate:           %s: %s%s\n", g.Name, g.Run, loop.GateConditions(g))
 	}
 	if res.Session != "" {
 		from := ""

@@ -47,11 +47,14 @@ func cmdGitDaemon(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("DAEMON", "git://"+addr)
 }
 
-// scriptCondition answers the scripts' own conditions: [gitdaemon] is true when git has a
-// daemon to serve repositories with.
+// scriptCondition answers the scripts' own conditions: [pytest] (toolchains_test.go), and
+// [gitdaemon], which is true when git has a daemon to serve repositories with.
 func scriptCondition(cond string) (bool, error) {
 	if cond == "gitdaemon" {
 		return haveGitDaemon(), nil
+	}
+	if ok, known := toolchainCondition(cond); known {
+		return ok, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -82,6 +82,7 @@ func hermeticGit(env *testscript.Env) error {
 	} {
 		env.Setenv(k, v)
 	}
+	toolchainEnv(env)
 	return nil
 }
 

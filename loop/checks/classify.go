@@ -1,0 +1,116 @@
+package checks
+
+import (
+	"path"
+	"strings"
+)
+
+// Languages whose tests Find reads.
+const (
+	langGo     = "go"
+	langPython = "python"
+	langJS     = "js"
+	langRust   = "rust"
+	langC      = "c"
+)
+
+// testLang is the language of a test file, or "" for a file no runner treats as tests.
+// Rust and C sources outside test directories count when they hold tests (hasTests).
+func testLang(p string, content []byte) string {
+	base := path.Base(p)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	inTestDir := hasDir(p, "test", "tests", "__tests__", "spec", "specs", "testing")
+	switch ext {
+	case ".go":
+		if strings.HasSuffix(base, "_test.go") {
+			return langGo
+		}
+	case ".py":
+		if strings.HasPrefix(base, "test_") || strings.HasSuffix(stem, "_test") || base == "conftest.py" {
+			return langPython
+		}
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":
+		if hasSuffixAny(stem, ".test", ".spec", "-test", "_test") || strings.HasPrefix(stem, "test-") || strings.HasPrefix(stem, "test_") ||
+			hasDir(p, "__tests__") || (inTestDir && !hasDir(p, "node_modules", "fixtures")) {
+			return langJS
+		}
+	case ".rs":
+		if hasDir(p, "tests") || hasTests(content, "#[test]", "#[cfg(test)]", "#[tokio::test]") {
+			return langRust
+		}
+	case ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp":
+		if strings.HasPrefix(stem, "test") || hasSuffixAny(stem, "_test", "-test", "_tests", "_unittest") || inTestDir {
+			return langC
+		}
+	}
+	return ""
+}
+
+// configKind names a file that defines how tests run, or "".
+func configKind(p string) string {
+	base := path.Base(p)
+	switch {
+	case base == "package.json":
+		return "package.json"
+	case base == "Makefile" || base == "makefile" || base == "GNUmakefile" || path.Ext(base) == ".mk":
+		return "makefile"
+	case base == "pytest.ini" || base == "pyproject.toml" || base == "setup.cfg" || base == "tox.ini" || base == ".coveragerc" || base == "noxfile.py":
+		return "python"
+	case base == "Cargo.toml" || base == ".cargo/config.toml" || strings.HasSuffix(p, ".cargo/config.toml") || base == "nextest.toml":
+		return "cargo"
+	case strings.HasPrefix(base, "jest.config.") || strings.HasPrefix(base, "vitest.config.") || strings.HasPrefix(base, "vite.config.") ||
+		strings.HasPrefix(base, ".mocharc") || base == ".nycrc" || base == ".nycrc.json" || base == ".c8rc" || base == ".c8rc.json" ||
+		strings.HasPrefix(base, "karma.conf") || strings.HasPrefix(base, "playwright.config."):
+		return "js"
+	case strings.HasPrefix(p, ".github/workflows/") || base == ".gitlab-ci.yml" || strings.HasPrefix(p, ".circleci/") || base == "Jenkinsfile" || base == "azure-pipelines.yml":
+		return "ci"
+	case base == "go.mod" || base == "go.work":
+		return ""
+	}
+	return ""
+}
+
+// IsCheckFile reports whether a change to path may weaken the checks: a test file (for
+// Rust and C, any source, since tests live beside the code), or a file that says how tests
+// run. The caller reads only these files' contents.
+func IsCheckFile(p string) bool {
+	if configKind(p) != "" {
+		return true
+	}
+	switch path.Ext(p) {
+	case ".rs":
+		return true
+	}
+	return testLang(p, nil) != ""
+}
+
+func hasDir(p string, names ...string) bool {
+	dirs := strings.Split(path.Dir(p), "/")
+	for _, d := range dirs {
+		for _, n := range names {
+			if d == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasSuffixAny(s string, suffixes ...string) bool {
+	for _, suf := range suffixes {
+		if strings.HasSuffix(s, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTests(content []byte, markers ...string) bool {
+	for _, m := range markers {
+		if strings.Contains(string(content), m) {
+			return true
+		}
+	}
+	return false
+}

@@ -29,11 +29,13 @@ var allowedImports = map[string][]string{
 	"loop/driver":   {"loop", "loop/report", "loop/spec", "loop/internal/textutil", "gitstore"},
 	"loop/importer": {"loop", "loop/review", "loop/internal/textutil"},
 	"loop/project":  {"loop", "loop/internal/textutil", "gitstore"},
-	"loop/report":   {"loop", "loop/diag", "loop/spec", "loop/internal/textutil", "gitstore"},
-	"loop/review":   {"loop", "loop/internal/textutil", "gitstore"},
+	"loop/report":   {"loop", "loop/checks", "loop/diag", "loop/spec", "loop/internal/textutil", "gitstore"},
+	"loop/review":   {"loop", "loop/checks", "loop/internal/textutil", "gitstore"},
 	"loop/share":    {"loop", "loop/internal/textutil", "gitstore"},
 
-	"loop": {"loop/diag", "loop/judge", "loop/spec", "loop/internal/textutil", "snapshots", "gitstore"},
+	"loop": {"loop/checks", "loop/diag", "loop/judge", "loop/spec", "loop/internal/textutil", "snapshots", "gitstore"},
+
+	"loop/checks": {},
 
 	"loop/spec":              {"loop/internal/textutil"},
 	"loop/diag":              {"loop/internal/textutil"},

@@ -211,6 +211,10 @@ func exitCode(err error) int {
 	return exitFailure
 }
 
+// errChecksWeakened makes `check` exit 1 when the gates pass on checks weaker than at the
+// loop's start, which the next stop would not complete on.
+var errChecksWeakened = errors.New("the gates pass, but the checks are weaker than at the loop's start (see above; `git loop approve` allows it)")
+
 // errGatesFail makes `check` exit 1 when a gate does not pass, or every gate skipped; the
 // gates' output says why.
 var errGatesFail = errors.New("not every gate passes")
@@ -353,6 +357,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 		transitionCommand(out, loop.Pause, "pause a loop: the hook lets the agent stop until it is resumed"),
 		transitionCommand(out, loop.Resume, "resume a paused loop"),
 		transitionCommand(out, loop.Cancel, "cancel a loop; its history stays on refs/loop/NAME"),
+		approveCommand(out),
 		{
 			Name: "checkpoint", Usage: "record a snapshot of the worktree now as the loop's next iteration", ArgsUsage: "[NAME]", Category: groupDrive,
 			Flags: []cli.Flag{jsonFlag},
@@ -379,11 +384,21 @@ func commands(out, errOut io.Writer) []*cli.Command {
 					if err != nil {
 						return err
 					}
+					weakened, err := s.CheckWeakenings(name)
+					if err != nil {
+						return err
+					}
 					if err := loop.PrintGates(out, results, c.Bool("json")); err != nil {
 						return err
 					}
+					if !c.Bool("json") {
+						review.PrintWeakened(out, weakened)
+					}
 					if !loop.Verified(results) {
 						return errGatesFail
+					}
+					if len(loop.Blocking(weakened)) > 0 {
+						return errChecksWeakened
 					}
 					return nil
 				})

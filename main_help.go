@@ -38,6 +38,7 @@ git loop start --prompt-file spec.md --max-iterations 20   # gates from .gitloop
 	"resume":     "git loop resume fix-login --max-iterations 20   # paused at its limit: allow more\ngit loop resume --fresh     # hand the loop to a new agent session\ngit loop resume --from 5    # go on from iteration 5's snapshot",
 	"cancel":     "git loop cancel fix-login   # its history stays on refs/loop/fix-login",
 	"checkpoint": "git loop checkpoint         # record the worktree now as the next iteration",
+	"approve":    "git loop approve fix-login  # the task is about those tests: allow what the last stop flagged",
 	"check":      "git loop check --sequential # stop at the first failing gate",
 	"run": `git loop run fix --promise DONE --gate 'test=go test ./...' \
     -p "Fix the failing tests in parser/; change only parser/." -- claude -p

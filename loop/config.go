@@ -164,7 +164,7 @@ func (s *Settings) Apply(c *gitstore.Config, where string) error {
 var knownKeys = map[string][]string{
 	"loop": {"prompt", "promise", "exit", "maxiterations", "unlimited", "marker", "maxduration", "tokenbudget",
 		"irreversible", "mustnot", "stucklimit", "sameerrorlimit", "noprogresslimit", "reworklimit", "shape",
-		"judge", "evaluator", "evaluatortimeout", "evaluatorbudget", "evaluatorcostbudget"},
+		"judge", "evaluator", "evaluatortimeout", "evaluatorbudget", "evaluatorcostbudget", "testedits"},
 	"gate":      {"run", "timeout", "require", "coverage", "exitcodes"},
 	"criterion": {"verify", "gate"},
 	"route":     {"layer"},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/checks"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 
@@ -37,6 +38,9 @@ type Observation struct {
 	FreshContext bool
 	// Cap is the agent's own limit on consecutive blocks, when it has one; see BlockCap.
 	Cap BlockCap
+	// Weakened lists how the snapshot's checks are weaker than at the loop's start, each
+	// with what allows it, if anything; one nothing allows keeps the loop from completing.
+	Weakened []checks.Weakening
 }
 
 // BlockCap is an agent's own limit on the stop hook: past Limit blocks in a row it stops
@@ -88,6 +92,7 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 	next.Tree = obs.Tree
 	next.Breakers = st.Breakers.clone()
 	next.Checkpoint = ""
+	next.Weakened = capWeakenings(blocking(obs.Weakened))
 	warning := pace(st, &next, obs.At)
 	if obs.FreshContext {
 		warning = ""
@@ -111,7 +116,7 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 		}
 	}
 	if len(unmet) == 0 {
-		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, obs.Gates, sig), next
+		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, obs.Gates, sig)+allowedText(obs.Weakened), next
 		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
 		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
 		if cfg.Shape == spec.ShapeColleague {
@@ -341,6 +346,9 @@ func assess(cfg *Config, obs Observation, sig Signals) (unmet []string, failing 
 	}
 	if cfg.Exit == ExitLimit { // nothing completes it: it runs to its limit
 		unmet = append(unmet, unmetLimit)
+	}
+	if n := len(blocking(obs.Weakened)); n > 0 { // whatever the policy: the yardstick was shortened
+		unmet = append(unmet, unmetWeakened(n))
 	}
 	return unmet, failing
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-loop/git-loop/loop/checks"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 
@@ -59,6 +60,21 @@ func TestDecide(t *testing.T) {
 		{"paused loop lets the agent stop", nil, func(s *State) { s.Status = StatusPaused }, obs("t1", done, gates(GatePass, GatePass)), decideAllow, "paused"},
 		{"cancelled loop", nil, func(s *State) { s.Status = StatusCancelled }, obs("t1", done, nil), DecideCancelled, "cancelled"},
 		{"complete: gates pass and promise", nil, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "all gates pass and promise"},
+		{"weakened checks: sent back", nil, nil, func() Observation {
+			o := obs("t1", done, gates(GatePass, GatePass))
+			o.Weakened = []checks.Weakening{{Kind: checks.KindSkipAdded, Key: "k", Why: "t.Skip added"}}
+			return o
+		}(), DecideContinue, "the checks as strong as at start (1 weakening)"},
+		{"weakened checks, allowed: complete", nil, nil, func() Observation {
+			o := obs("t1", done, gates(GatePass, GatePass))
+			o.Weakened = []checks.Weakening{{Kind: checks.KindSkipAdded, Key: "k", Why: "t.Skip added", Allowed: "loop.testEdits = allow"}}
+			return o
+		}(), DecideComplete, "1 weakening(s) of the checks allowed (loop.testEdits = allow)"},
+		{"weakened checks: policy promise still sent back", func(c *Config) { c.Exit = exitPromise }, nil, func() Observation {
+			o := obs("t1", done, gates(GatePass, GatePass))
+			o.Weakened = []checks.Weakening{{Kind: checks.KindTestRemoved, Key: "k", Why: "TestAdd removed"}}
+			return o
+		}(), DecideContinue, "weakening"},
 		{"skip counts as not failing", nil, nil, obs("t1", done, gates(GatePass, GateSkip)), DecideComplete, "the gates pass (1 passed; skipped: test) and promise"},
 		{"every gate skipped verifies nothing", nil, nil, obs("t1", done, gates(GateSkip, GateSkip)), DecideContinue, unmetAllSkipped},
 		{"every gate skipped: policy gates", func(c *Config) { c.Exit = exitGates }, nil, obs("t1", "", gates(GateSkip, GateSkip)), DecideContinue, unmetAllSkipped},
@@ -199,7 +215,8 @@ func TestDecideIsPure(t *testing.T) {
 
 // TestDecideProperties drives random loops: every loop ends (complete or pause) within its
 // limit, and no verdict completes a loop while a gate fails or an assumption is configured,
-// nor on gates that were all skipped unless the agent's signal may complete it alone.
+// nor on gates that were all skipped unless the agent's signal may complete it alone, nor
+// on checks weakened with nothing allowing it.
 // Colleague loops are resumed at each checkpoint, never complete on their own, and reach
 // their completion checkpoint only when a tool loop would have completed.
 func TestDecideProperties(t *testing.T) {
@@ -228,6 +245,12 @@ func TestDecideProperties(t *testing.T) {
 			}
 			g := gates(statuses[rng.Intn(len(statuses))], statuses[rng.Intn(len(statuses))])
 			o := obs(trees[rng.Intn(len(trees))], msgs[rng.Intn(len(msgs))], g)
+			switch rng.Intn(4) {
+			case 0:
+				o.Weakened = []checks.Weakening{{Kind: checks.KindSkipAdded, Key: "k1", Why: "t.Skip added"}}
+			case 1:
+				o.Weakened = []checks.Weakening{{Kind: checks.KindTestRemoved, Key: "k2", Why: "TestAdd removed", Allowed: "loop.testEdits = allow"}}
+			}
 			v := decide(cfg, st, o)
 			if cfg.Shape == spec.ShapeColleague && v.Decision == DecideComplete {
 				t.Fatalf("run %d: a colleague loop completed without a person confirming", run)
@@ -244,6 +267,11 @@ func TestDecideProperties(t *testing.T) {
 				}
 				if passed == 0 && (cfg.Exit == exitBoth || cfg.Exit == exitGates) {
 					t.Fatalf("run %d: policy %s completed on gates that all skipped", run, cfg.Exit)
+				}
+				for _, w := range o.Weakened {
+					if w.Allowed == "" {
+						t.Fatalf("run %d: completed on weakened checks: %s", run, w.Why)
+					}
 				}
 				for _, c := range cfg.Criteria {
 					if c.Verify == VerifyAssumption {

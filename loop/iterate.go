@@ -115,6 +115,10 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	weakened, err := s.weakenings(cfg, st, snap.Tree)
+	if err != nil {
+		return nil, err
+	}
 	judged := st.Judged
 	if in.ThisTurn != nil {
 		in.Message, in.MessageKnown, judged = in.ThisTurn(st.Judged)
@@ -174,7 +178,8 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			tokens = mark.Tokens
 		}
 		obs := Observation{At: s.Now().UTC(), Tree: snap.Tree.String(), Gates: results, Message: in.Message,
-			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands, FreshContext: in.Kind == "run", Cap: in.Cap}
+			MessageKnown: in.MessageKnown, Tokens: tokens, Touched: touched, Commands: commands, FreshContext: in.Kind == "run", Cap: in.Cap,
+			Weakened: withApprovals(weakened, cfg, st)}
 		v := decide(cfg, st, obs)
 		next := v.State
 		if mark != nil {
@@ -202,7 +207,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		next.Snapshot, next.JudgedTree = snapCommit.String(), obs.Tree
 		rec := &Iteration{Number: next.Iteration, Kind: textutil.OrDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
-			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Message: bounded(in.Message, maxMessage),
+			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Weakened: obs.Weakened, Message: bounded(in.Message, maxMessage),
 			Tokens: tokens, Session: in.Session, Duration: time.Since(began)}
 		out = StopResult{Verdict: v, State: &next, Iteration: rec}
 		subject := fmt.Sprintf("loop %s: iteration %d: %s", name, next.Iteration, v.Decision)

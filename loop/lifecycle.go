@@ -120,7 +120,7 @@ func (s *Store) create(name, session string, cfg Config) (*State, error) {
 	}
 	st := State{
 		Name: name, Status: StatusActive, MaxIterations: cfg.MaxIterations, Session: session,
-		Worktree: r.WorkTree, Reason: "started", Snapshot: i0.String(), Tree: snap.Tree.String(), JudgedTree: snap.Tree.String(),
+		Worktree: r.WorkTree, Reason: "started", Snapshot: i0.String(), Tree: snap.Tree.String(), JudgedTree: snap.Tree.String(), StartTree: snap.Tree.String(),
 		StartedAt: now, UpdatedAt: now,
 	}
 	root, err := s.rootCommit(&cfg)

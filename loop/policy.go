@@ -20,7 +20,10 @@ type Policy struct {
 	TokenBudget  int64       `json:"token_budget,omitempty"` // total tokens from the transcript
 	Irreversible []string    `json:"irreversible,omitempty"` // path globs an iteration must not touch
 	MustNot      []string    `json:"must_not,omitempty"`     // command fragments the agent must not run
-	Limits       Limits      `json:"limits"`
+	// TestEdits says whether an iteration may weaken the checks that existed at start
+	// (TestEditsRefuse, the default, or TestEditsAllow).
+	TestEdits string `json:"test_edits,omitempty"`
+	Limits    Limits `json:"limits"`
 }
 
 // Limits are circuit-breaker thresholds; zero means the default.
@@ -101,6 +104,12 @@ func (p *Policy) apply(c *gitstore.Config, where string) error {
 	if v := c.All("loop", "", "mustnot"); len(v) > 0 {
 		p.MustNot = v
 	}
+	if v := c.Get("loop", "", "testedits"); v != "" {
+		if v != TestEditsRefuse && v != TestEditsAllow {
+			return fmt.Errorf("%w: loop.testEdits %q in %s: want refuse (the default: a weakened check keeps the loop from completing) or allow", ErrConfig, v, where)
+		}
+		p.TestEdits = v
+	}
 	for key, dst := range map[string]*int{"stucklimit": &p.Limits.Stuck, "sameerrorlimit": &p.Limits.SameError,
 		"noprogresslimit": &p.Limits.NoProgress, "reworklimit": &p.Limits.Rework} {
 		if c.Has("loop", "", key) {
@@ -179,6 +188,9 @@ func (p *Policy) override(o Policy) {
 	}
 	if len(o.MustNot) > 0 {
 		p.MustNot = o.MustNot
+	}
+	if o.TestEdits != "" {
+		p.TestEdits = o.TestEdits
 	}
 	for _, l := range []struct{ dst, src *int }{{&p.Limits.Stuck, &o.Limits.Stuck}, {&p.Limits.SameError, &o.Limits.SameError},
 		{&p.Limits.NoProgress, &o.Limits.NoProgress}, {&p.Limits.Rework, &o.Limits.Rework}} {

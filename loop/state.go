@@ -3,6 +3,7 @@ package loop
 import (
 	"errors"
 	"fmt"
+	"github.com/git-loop/git-loop/loop/checks"
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
@@ -28,6 +29,14 @@ type State struct {
 	Reason        string `json:"reason"`
 	Snapshot      string `json:"snapshot"` // the latest snapshot commit
 	Tree          string `json:"tree"`     // its tree
+	// StartTree is the tree of the start snapshot, whose checks no iteration may weaken
+	// (empty for loops started before it was recorded: iteration 0 has it).
+	StartTree string `json:"start_tree,omitempty"`
+	// Weakened are the last judged iteration's weakenings of the checks that nothing allows
+	// (at most ten; the iteration records them all), and Approved the weakenings a person
+	// allowed with `git loop approve`.
+	Weakened []checks.Weakening `json:"weakened,omitempty"`
+	Approved []Approval         `json:"approved,omitempty"`
 	// JudgedTree is the tree of the last judged iteration (start or a stop), which
 	// irreversible-path rules compare with, so checkpoints in between hide nothing.
 	JudgedTree string `json:"judged_tree,omitempty"`
@@ -186,14 +195,17 @@ type Iteration struct {
 	Decision string    `json:"decision,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
 	// Set by judged iterations (hook and driver), not by checkpoints.
-	Gates    []GateResult  `json:"gates,omitempty"`
-	Layer    string        `json:"layer,omitempty"`
-	Unmet    []string      `json:"unmet,omitempty"`
-	Signals  *Signals      `json:"signals,omitempty"`
-	Message  string        `json:"message,omitempty"` // the agent's last message, bounded
-	Tokens   int64         `json:"tokens,omitempty"`
-	Session  string        `json:"session,omitempty"`
-	Duration time.Duration `json:"duration_ns,omitempty"` // snapshot, gates and decision
+	Gates   []GateResult `json:"gates,omitempty"`
+	Layer   string       `json:"layer,omitempty"`
+	Unmet   []string     `json:"unmet,omitempty"`
+	Signals *Signals     `json:"signals,omitempty"`
+	// Weakened lists how this iteration's checks are weaker than at start, each with what
+	// allowed it, if anything.
+	Weakened []checks.Weakening `json:"weakened,omitempty"`
+	Message  string             `json:"message,omitempty"` // the agent's last message, bounded
+	Tokens   int64              `json:"tokens,omitempty"`
+	Session  string             `json:"session,omitempty"`
+	Duration time.Duration      `json:"duration_ns,omitempty"` // snapshot, gates and decision
 	// NotesErr, set when the iteration was just recorded, says why its provenance notes
 	// were not written (the iteration itself was); it is not stored.
 	NotesErr error `json:"-"`

@@ -34,8 +34,10 @@ type Report struct {
 	Execution      Execution       `json:"execution"`
 	Layers         []LayerReport   `json:"layers"`
 	Defects        Defects         `json:"defects"`
-	Rework         []ReworkEvent   `json:"rework"`
-	Timeline       []Step          `json:"iterations"`
+	// Weakened lists every weakening of the checks an iteration made, and how it was resolved.
+	Weakened []WeakeningReport `json:"weakened_checks,omitempty"`
+	Rework   []ReworkEvent     `json:"rework"`
+	Timeline []Step            `json:"iterations"`
 }
 
 // Execution is when the loop ran and for how long.
@@ -131,8 +133,10 @@ func buildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Repor
 		}
 	}
 	defects := defectLog{}
+	var weakened weakenedLog
 	prevAt := st.StartedAt
 	for _, it := range iters {
+		weakened.record(it)
 		step := newStep(it, prevAt)
 		prevAt = it.At
 		for _, g := range it.Gates {
@@ -157,7 +161,8 @@ func buildReport(cfg *loop.Config, st *loop.State, iters []loop.Iteration) Repor
 	}
 	r.Defects = defects.summary()
 	r.Layers = layers
-	r.Release, r.ReleaseReasons = verdict(cfg, st, layers)
+	r.Weakened = weakened.summary()
+	r.Release, r.ReleaseReasons = verdict(cfg, st, layers, r.Weakened)
 	return r
 }
 
@@ -195,6 +200,7 @@ func (r Report) Markdown() string {
 	b.WriteString(layerSummaries(r.Layers))
 	r.mdMatrix(&b)
 	r.mdDefects(&b)
+	r.mdWeakened(&b)
 	if len(r.Rework) > 0 {
 		r.mdRework(&b)
 	}

@@ -48,7 +48,7 @@ func TestReportVerdict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, why := verdict(&tt.cfg, tt.st, tt.layers)
+			got, why := verdict(&tt.cfg, tt.st, tt.layers, nil)
 			if got != tt.want {
 				t.Fatalf("verdict = %s %q, want %s", got, why, tt.want)
 			}

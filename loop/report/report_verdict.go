@@ -15,11 +15,14 @@ import (
 //     with warnings or skipped tests, the loop has no gate at all, or a criterion is only
 //     assumed;
 //   - SHIP: it completed, every gate's last run passed cleanly and nothing is assumed.
-func verdict(cfg *loop.Config, st *loop.State, layers []LayerReport) (string, []string) {
+//
+// Weakened checks count too: one nothing allowed is RESEARCH, one allowed by configuration
+// or by the task's scope is MONITOR; one a person approved needs nothing more.
+func verdict(cfg *loop.Config, st *loop.State, layers []LayerReport, weakened []WeakeningReport) (string, []string) {
 	if st.Status != loop.StatusCompleted {
 		return Research, []string{notCompleted(st)}
 	}
-	var research, monitor []string
+	research, monitor := weakenedVerdict(weakened)
 	if len(layers) > 0 && st.JudgedTree != "" && st.Tree != st.JudgedTree {
 		research = append(research, fmt.Sprintf("the final snapshot (tree %s) is not the tree the gates were last judged on (%s): run `git loop check %s` on it",
 			textutil.Short(st.Tree), textutil.Short(st.JudgedTree), st.Name))

@@ -21,15 +21,18 @@ type LogOptions struct {
 
 // LogEntry is one line of `git loop log --json`.
 type LogEntry struct {
-	Iteration    int          `json:"iteration"`
-	At           time.Time    `json:"at"`
-	DurationMS   int64        `json:"duration_ms"`
-	Kind         string       `json:"kind"`
-	Decision     string       `json:"decision,omitempty"`
-	Reason       string       `json:"reason,omitempty"`
-	Gates        []GateStatus `json:"gates"`
-	FilesChanged int          `json:"files_changed"`
-	Snapshot     string       `json:"snapshot"`
+	Iteration  int          `json:"iteration"`
+	At         time.Time    `json:"at"`
+	DurationMS int64        `json:"duration_ms"`
+	Kind       string       `json:"kind"`
+	Decision   string       `json:"decision,omitempty"`
+	Reason     string       `json:"reason,omitempty"`
+	Gates      []GateStatus `json:"gates"`
+	// Weakened is "unresolved" when the iteration weakened the checks and nothing allowed it,
+	// "allowed" when something did (see `git loop show`), empty otherwise.
+	Weakened     string `json:"weakened,omitempty"`
+	FilesChanged int    `json:"files_changed"`
+	Snapshot     string `json:"snapshot"`
 }
 
 // GateStatus is one cell of the gate matrix.
@@ -111,7 +114,7 @@ func (p *logPrinter) header() {
 		for i, g := range gates {
 			names[i] = fmt.Sprintf("%d %s", i+1, textutil.TerminalSafe(g.Name))
 		}
-		fmt.Fprintf(p.w, "gates: %s   (+ pass, x fail, ! blocked, - skip, T timeout, E error, . not run)\n", strings.Join(names, ", "))
+		fmt.Fprintf(p.w, "gates: %s   (+ pass, x fail, ! blocked, - skip, T timeout, E error, . not run; W checks weakened, w allowed)\n", strings.Join(names, ", "))
 	}
 }
 
@@ -122,7 +125,7 @@ func (p *logPrinter) line(rec, prev *loop.Iteration) error {
 		return err
 	}
 	e := LogEntry{Iteration: rec.Number, At: rec.At, DurationMS: rec.Duration.Milliseconds(), Kind: rec.Kind,
-		Decision: rec.Decision, Reason: textutil.FirstLine(rec.Reason), Gates: gateRow(p.h.Config.AllGates(), rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
+		Decision: rec.Decision, Reason: textutil.FirstLine(rec.Reason), Gates: gateRow(p.h.Config.AllGates(), rec), Weakened: weakenedMark(rec), FilesChanged: len(files), Snapshot: rec.Snapshot}
 	if p.opts.JSON {
 		sep := ",\n"
 		if !p.first {
@@ -138,8 +141,20 @@ func (p *logPrinter) line(rec, prev *loop.Iteration) error {
 	}
 	decision := textutil.TerminalSafe(textutil.OrDefaultString(e.Decision, e.Kind))
 	fmt.Fprintf(p.w, "%5d  %s  %7s  %s  %s  %s\n", e.Iteration, e.At.Local().Format("2006-01-02 15:04:05"),
-		textutil.FormatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates), textutil.FilesText(len(files)))
+		textutil.FormatDuration(rec.Duration), p.paint(decisionColor(decision), fmt.Sprintf("%-*s", decisionWidth, decision)), p.matrix(e.Gates, e.Weakened), textutil.FilesText(len(files)))
 	return nil
+}
+
+// weakenedMark says whether rec weakened the checks: "unresolved", "allowed" or "".
+func weakenedMark(rec *loop.Iteration) string {
+	mark := ""
+	for _, w := range rec.Weakened {
+		if w.Allowed == "" {
+			return "unresolved"
+		}
+		mark = "allowed"
+	}
+	return mark
 }
 
 // gateRow is rec's status for each of the loop's gates, in order.
@@ -156,7 +171,9 @@ func gateRow(gates []loop.Gate, rec *loop.Iteration) []GateStatus {
 	return row
 }
 
-func (p *logPrinter) matrix(row []GateStatus) string {
+// matrix is the gate row's cells in brackets, then W when the iteration weakened the
+// checks (w when that was allowed), else a space, so the columns after it stay aligned.
+func (p *logPrinter) matrix(row []GateStatus, weakened string) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for _, c := range row {
@@ -167,6 +184,14 @@ func (p *logPrinter) matrix(row []GateStatus) string {
 		b.WriteString(p.paint(cell.color, cell.char))
 	}
 	b.WriteByte(']')
+	switch weakened {
+	case "unresolved":
+		b.WriteString(p.paint("31", "W"))
+	case "allowed":
+		b.WriteString(p.paint("33", "w"))
+	default:
+		b.WriteByte(' ')
+	}
 	return b.String()
 }
 

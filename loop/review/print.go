@@ -67,6 +67,9 @@ func PrintState(w io.Writer, st *loop.State, asJSON bool, verb string) error {
 	for _, p := range st.Problems {
 		fmt.Fprintf(w, "problem:   %s\n", textutil.TerminalSafe(p.Text))
 	}
+	for _, wk := range st.Weakened {
+		fmt.Fprintf(w, "weakened:  %s (`git loop approve %s` allows it)\n", textutil.TerminalSafe(wk.Why), st.Name)
+	}
 	fmt.Fprintf(w, "iteration: %s\n", loop.FormatIteration(st.Iteration, st.MaxIterations))
 	if st.Session != "" {
 		fmt.Fprintf(w, "session:   %s\n", textutil.TerminalSafe(st.Session))

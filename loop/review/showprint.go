@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/checks"
 	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
@@ -125,6 +126,7 @@ func printRecord(w io.Writer, h *loop.History, rec *loop.Iteration, opts ShowOpt
 			}
 		}
 	}
+	PrintWeakened(w, rec.Weakened)
 	if rec.Message != "" {
 		fmt.Fprintln(w, "\nagent's last message:")
 		for _, line := range strings.Split(textutil.TerminalSafe(strings.TrimRight(rec.Message, "\n")), "\n") {
@@ -329,4 +331,25 @@ func judgeLine(j *loop.JudgeInfo) string {
 		s += fmt.Sprintf(", cached from iteration %d", j.CachedFrom)
 	}
 	return s
+}
+
+// PrintWeakened lists how the checks were weakened, each with what allowed it (or that
+// nothing did) and its lines; nothing when they were not.
+func PrintWeakened(w io.Writer, ws []checks.Weakening) {
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nchecks weakened since the loop's start:")
+	for _, wk := range ws {
+		how := "unresolved: it keeps the loop from completing"
+		if wk.Allowed != "" {
+			how = "allowed: " + wk.Allowed
+		}
+		fmt.Fprintf(w, "  %s %s\n      (%s)\n", wk.Kind, textutil.TerminalSafe(wk.Why), textutil.TerminalSafe(how))
+		for _, line := range strings.Split(textutil.TerminalSafe(wk.Hunk), "\n") {
+			if line != "" {
+				fmt.Fprintf(w, "      | %s\n", line)
+			}
+		}
+	}
 }

@@ -1,0 +1,273 @@
+package loop
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/checks"
+)
+
+// Values of loop.testEdits: whether an iteration may change the checks that existed at start.
+const (
+	// TestEditsRefuse (the default): a weakened check keeps the loop from completing, unless
+	// the task names the file or a person approves it (`git loop approve`).
+	TestEditsRefuse = "refuse"
+	// TestEditsAllow: weakenings are recorded and shown, and never keep the loop from
+	// completing (a task that is about its tests).
+	TestEditsAllow = "allow"
+)
+
+// maxCheckFileBytes bounds the check files read for weakenings: larger ones are generated
+// or data, not tests.
+const maxCheckFileBytes = 1 << 20
+
+// maxStateWeakenings bounds the weakenings state.json keeps (the iteration keeps them all).
+const maxStateWeakenings = 10
+
+// Approval is a person's word that a weakening of the checks is wanted (`git loop approve`).
+type Approval struct {
+	Key       string `json:"key"`
+	Iteration int    `json:"iteration"` // the iteration whose weakenings were approved
+	Why       string `json:"why,omitempty"`
+}
+
+// weakenings compares the checks in tree with those at the loop's start and says, for each
+// weakening, what allows it (the configuration, the task's scope, a person's approval) or
+// nothing. Only the paths that differ are read, and of those only the files that say what
+// the checks are.
+func (s *Store) weakenings(cfg *Config, st *State, tree gitstore.Hash) ([]checks.Weakening, error) {
+	start, err := s.startTree(st)
+	if err != nil || start == tree {
+		return nil, err
+	}
+	paths, err := s.Repo.ChangedPaths(start, tree)
+	if err != nil {
+		return nil, fmt.Errorf("compare the checks with the loop's start: %w", err)
+	}
+	var changes []checks.Change
+	for _, p := range paths {
+		if !checks.IsCheckFile(p) {
+			continue
+		}
+		old, err := s.checkFile(start, p)
+		if err != nil {
+			return nil, err
+		}
+		cur, err := s.checkFile(tree, p)
+		if err != nil {
+			return nil, err
+		}
+		if old != nil || cur != nil {
+			changes = append(changes, checks.Change{Path: p, Old: old, New: cur})
+		}
+	}
+	runs := make([]string, len(cfg.Gates))
+	for i, g := range cfg.Gates {
+		runs[i] = g.Run
+	}
+	ws := checks.Find(changes, runs)
+	for i := range ws {
+		ws[i].Allowed = allowedBy(cfg, st, ws[i])
+	}
+	return ws, nil
+}
+
+// checkFile is the content of path in tree, or nil where there is none (or it is too large
+// to be a test, or not a regular file).
+func (s *Store) checkFile(tree gitstore.Hash, p string) ([]byte, error) {
+	e, err := s.Repo.LookupEntry(tree, p)
+	if errors.Is(err, gitstore.ErrObjectNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s for the checks: %w", p, err)
+	}
+	if e.Mode == gitstore.ModeTree || e.Mode == gitstore.ModeGitlink {
+		return nil, nil
+	}
+	data, err := s.Repo.ReadTyped(gitstore.BlobObject, e.Hash)
+	if err != nil {
+		return nil, fmt.Errorf("read %s for the checks: %w", p, err)
+	}
+	if len(data) > maxCheckFileBytes {
+		return nil, nil
+	}
+	return data, nil
+}
+
+// startTree is the tree of the loop's start snapshot (I_0): recorded in the state since
+// weakenings are checked, read from iteration 0 for loops started before.
+func (s *Store) startTree(st *State) (gitstore.Hash, error) {
+	if st.StartTree != "" {
+		return gitstore.ParseHash(st.StartTree)
+	}
+	h, err := s.OpenHistory(st.Name)
+	if err != nil {
+		return gitstore.ZeroHash, err
+	}
+	rec, err := h.Get(0)
+	if err != nil {
+		return gitstore.ZeroHash, err
+	}
+	return gitstore.ParseHash(rec.Tree)
+}
+
+// allowedBy says what allows a weakening, or "": loop.testEdits, the task naming the file
+// (its path, its name, or a directory holding it), or a person's approval.
+func allowedBy(cfg *Config, st *State, w checks.Weakening) string {
+	if cfg.TestEdits == TestEditsAllow {
+		return "loop.testEdits = allow"
+	}
+	for _, a := range st.Approved {
+		if a.Key == w.Key {
+			return fmt.Sprintf("approved by a person at iteration %d", a.Iteration)
+		}
+	}
+	if named := taskNames(cfg.Prompt, w.Path); named != "" {
+		return "the task names " + named
+	}
+	return ""
+}
+
+// taskNames is what of path the task names: the path itself, a directory of it written with
+// its trailing slash ("tests/"), or its file name; "" when none.
+func taskNames(task, p string) string {
+	if task == "" {
+		return ""
+	}
+	if containsWord(task, p) {
+		return p
+	}
+	for dir := path.Dir(p); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if containsWord(task, dir+"/") {
+			return dir + "/"
+		}
+	}
+	if base := path.Base(p); containsWord(task, base) {
+		return base
+	}
+	return ""
+}
+
+// containsWord reports whether s holds w with no letter, digit or underscore on either
+// side (so "calc_test.go" is not named by "mycalc_test.go").
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, after := j == 0 || !isWordByte(s[j-1]), j+len(w) == len(s) || !isWordByte(s[j+len(w)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+// blocking are the weakenings nothing allows.
+func blocking(ws []checks.Weakening) []checks.Weakening {
+	var out []checks.Weakening
+	for _, w := range ws {
+		if w.Allowed == "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// unmetWeakened is what a weakened iteration has unmet.
+func unmetWeakened(n int) string {
+	if n == 1 {
+		return "the checks as strong as at start (1 weakening)"
+	}
+	return fmt.Sprintf("the checks as strong as at start (%d weakenings)", n)
+}
+
+// weakenedText is the continuation's part on weakenings: each with its reason and lines,
+// and what to do.
+func weakenedText(name string, ws []checks.Weakening) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nThe checks are weaker than at the loop's start; a check you change cannot vouch for the code, so this cannot complete:\n")
+	for _, w := range ws {
+		fmt.Fprintf(&b, "\n- %s\n", w.Why)
+		if w.Hunk != "" {
+			b.WriteString(fence(w.Hunk) + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "\nRestore them and fix the code instead. If the task really is to change these tests, say so to the person: they can allow it with `git loop approve %s`.\n", name)
+	return b.String()
+}
+
+// capWeakenings keeps the first maxStateWeakenings, for state.json.
+func capWeakenings(ws []checks.Weakening) []checks.Weakening {
+	if len(ws) > maxStateWeakenings {
+		return ws[:maxStateWeakenings]
+	}
+	return ws
+}
+
+// withApprovals answers again what allows each weakening, against st: the state this stop
+// records over, which a `git loop approve` may have changed while the gates ran.
+func withApprovals(ws []checks.Weakening, cfg *Config, st *State) []checks.Weakening {
+	out := make([]checks.Weakening, len(ws))
+	for i, w := range ws {
+		w.Allowed = allowedBy(cfg, st, w)
+		out[i] = w
+	}
+	return out
+}
+
+// CheckWeakenings compares the checks in loop name's worktree now with those at its start,
+// as the next stop would, and records nothing.
+func (s *Store) CheckWeakenings(name string) ([]checks.Weakening, error) {
+	_, st, err := s.ReadState(name)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := s.Config(name, st)
+	if err != nil {
+		return nil, err
+	}
+	wt := s.Repo
+	if !IsFetched(name) {
+		if wt, err = s.WorktreeOf(name, st); err != nil {
+			return nil, err
+		}
+	}
+	snap, err := takeSnapshot(wt)
+	if err != nil {
+		return nil, err
+	}
+	return s.weakenings(cfg, st, snap.Tree)
+}
+
+// Blocking are the weakenings nothing allows: those that keep a loop from completing.
+func Blocking(ws []checks.Weakening) []checks.Weakening { return blocking(ws) }
+
+// allowedText is "; the checks were weakened as allowed (approved by a person at iteration
+// 2)" for a completion with weakenings something allowed, or "".
+func allowedText(ws []checks.Weakening) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	by := []string{}
+	for _, w := range ws {
+		if !slices.Contains(by, w.Allowed) {
+			by = append(by, w.Allowed)
+		}
+	}
+	return fmt.Sprintf("; %d weakening(s) of the checks allowed (%s)", len(ws), strings.Join(by, "; "))
+}

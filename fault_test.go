@@ -522,6 +522,14 @@ func TestFaultCorruption(t *testing.T) {
 		{"ref names a missing object", func(f *faultRig) {
 			os.WriteFile(filepath.Join(f.dir, ".git/refs/loop/f"), []byte(strings.Repeat("1", 40)+"\n"), 0o644)
 		}, true},
+		{"tip commit object damaged", func(f *faultRig) {
+			// a checkpoint on the good state, then its commit damaged: restored, the loop is
+			// back at the good state
+			if _, errOut, code := f.loop("", "checkpoint"); code != 0 {
+				f.t.Fatalf("checkpoint: exit %d: %s", code, errOut)
+			}
+			damageObject(f, f.git("rev-parse", "refs/loop/f"))
+		}, true},
 		{"ref names a commit without a loop", func(f *faultRig) {
 			f.git("update-ref", "refs/loop/f", f.git("commit-tree", "-m", "x", f.git("mktree")))
 		}, true},
@@ -569,6 +577,34 @@ func TestFaultCorruption(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// damageObject overwrites the file of object h, every object being unpacked first so that
+// h has a file of its own.
+func damageObject(f *faultRig, h string) {
+	f.t.Helper()
+	objects := filepath.Join(f.dir, ".git", "objects")
+	packs, _ := filepath.Glob(filepath.Join(objects, "pack", "*.pack"))
+	for _, p := range packs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		base := strings.TrimSuffix(p, ".pack")
+		for _, ext := range []string{".pack", ".idx", ".rev"} {
+			os.Remove(base + ext)
+		}
+		cmd := exec.Command("git", "unpack-objects", "-q")
+		cmd.Dir, cmd.Env, cmd.Stdin = f.dir, f.env, bytes.NewReader(data)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			f.t.Fatalf("git unpack-objects: %v: %s", err, out)
+		}
+	}
+	path := filepath.Join(objects, h[:2], h[2:])
+	os.Chmod(path, 0o644)
+	if err := os.WriteFile(path, []byte("damaged"), 0o644); err != nil {
+		f.t.Fatal(err)
 	}
 }
 

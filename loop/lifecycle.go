@@ -494,7 +494,7 @@ func targetStatus(name string, st *State, t Transition) (string, error) {
 	}
 	switch t {
 	case Pause:
-		if st.Status == StatusPaused {
+		if st.Status == StatusPaused && !st.ResumesItself() { // a person's pause replaces a transient one
 			return "", fmt.Errorf("%w: loop %q is already paused", ErrNoChange, name)
 		}
 		return StatusPaused, nil

@@ -522,6 +522,14 @@ func TestFaultCorruption(t *testing.T) {
 		{"ref names a missing object", func(f *faultRig) {
 			os.WriteFile(filepath.Join(f.dir, ".git/refs/loop/f"), []byte(strings.Repeat("1", 40)+"\n"), 0o644)
 		}, true},
+		{"tip commit object damaged", func(f *faultRig) {
+			// a checkpoint on the good state, then its commit damaged: restored, the loop is
+			// back at the good state
+			if _, errOut, code := f.loop("", "checkpoint"); code != 0 {
+				f.t.Fatalf("checkpoint: exit %d: %s", code, errOut)
+			}
+			damageObject(f, f.git("rev-parse", "refs/loop/f"))
+		}, true},
 		{"ref names a commit without a loop", func(f *faultRig) {
 			f.git("update-ref", "refs/loop/f", f.git("commit-tree", "-m", "x", f.git("mktree")))
 		}, true},
@@ -572,6 +580,34 @@ func TestFaultCorruption(t *testing.T) {
 	}
 }
 
+// damageObject overwrites the file of object h, every object being unpacked first so that
+// h has a file of its own.
+func damageObject(f *faultRig, h string) {
+	f.t.Helper()
+	objects := filepath.Join(f.dir, ".git", "objects")
+	packs, _ := filepath.Glob(filepath.Join(objects, "pack", "*.pack"))
+	for _, p := range packs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		base := strings.TrimSuffix(p, ".pack")
+		for _, ext := range []string{".pack", ".idx", ".rev"} {
+			os.Remove(base + ext)
+		}
+		cmd := exec.Command("git", "unpack-objects", "-q")
+		cmd.Dir, cmd.Env, cmd.Stdin = f.dir, f.env, bytes.NewReader(data)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			f.t.Fatalf("git unpack-objects: %v: %s", err, out)
+		}
+	}
+	path := filepath.Join(objects, h[:2], h[2:])
+	os.Chmod(path, 0o644)
+	if err := os.WriteFile(path, []byte("damaged"), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
 func editFile(t testing.TB, path, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -589,14 +625,7 @@ func editFile(t testing.TB, path, from, to string) {
 // active and marked so that status says the stop went unjudged; once there is room, the next
 // stop is judged and the mark goes; nothing is left behind and git fsck passes throughout.
 func TestFaultDiskFull(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a size-limited tmpfs to fill needs root; run the suite as root to test a full disk")
-	}
-	mnt := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs (%v: %s); a full disk is not tested here", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	mnt := smallDisk(t)
 	dir := filepath.Join(mnt, "repo")
 	os.MkdirAll(dir, 0o777)
 	f := newFaultRig(t, dir)
@@ -645,6 +674,80 @@ func TestFaultDiskFull(t *testing.T) {
 	if _, err := f.gitErr("fsck", "--no-dangling"); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestFaultDiskFullPauses: a stop on a disk with a little room left, too little for the
+// snapshot but enough for a pause, pauses the loop as transient (state.json says why); once
+// there is room again, the next stop resumes the loop by itself and is judged, with no `git
+// loop resume`. git fsck passes throughout.
+func TestFaultDiskFullPauses(t *testing.T) {
+	for _, room := range []int64{16 << 10, 96 << 10} {
+		t.Run(fmt.Sprintf("%d KiB free", room>>10), func(t *testing.T) {
+			mnt := smallDisk(t)
+			dir := filepath.Join(mnt, "repo")
+			os.MkdirAll(dir, 0o777)
+			f := newFaultRig(t, dir)
+			f.startLoop("", "fails=exit 1")
+			if out, _, _ := f.loop(f.payload("working"), "hook", "claude", "stop"); !strings.Contains(out, `"decision":"block"`) {
+				t.Fatalf("first stop: %s", out)
+			}
+			before := f.storedIteration()
+
+			// New work that does not compress, larger than the room left.
+			work := make([]byte, 1<<20)
+			rand.NewChaCha8([32]byte{1}).Read(work)
+			os.WriteFile(filepath.Join(dir, "work.txt"), work, 0o644)
+			filler := filepath.Join(mnt, "filler")
+			fill(t, filler)
+			if fi, err := os.Stat(filler); err != nil || os.Truncate(filler, fi.Size()-room) != nil {
+				t.Fatalf("make room: %v", err)
+			}
+
+			out, errOut, _ := f.loop(f.payload("working"), "hook", "claude", "stop")
+			if strings.Contains(out, `"decision"`) || !strings.Contains(out, "resumes it by itself") {
+				t.Fatalf("stop on a nearly full disk:\n%s%s", out, errOut)
+			}
+			if st := f.git("show", "refs/loop/f:state.json"); !strings.Contains(st, `"status": "paused"`) || !strings.Contains(st, `"transient": "disk full"`) {
+				t.Fatalf("the pause is not recorded as transient:\n%s", st)
+			}
+			if statusOut, _, _ := f.loop("", "status"); !strings.Contains(statusOut, "continue:  by itself at the next stop once its cause (disk full) has passed") {
+				t.Errorf("status does not say the loop resumes by itself:\n%s", statusOut)
+			}
+			if _, err := f.gitErr("fsck", "--no-dangling"); err != nil {
+				t.Error(err)
+			}
+
+			os.Remove(filler)
+			out, errOut, _ = f.loop(f.payload("working"), "hook", "claude", "stop")
+			if !strings.Contains(out, `"decision":"block"`) || f.storedIteration() != before+1 {
+				t.Fatalf("the stop after room was made was not judged:\n%s%s", out, errOut)
+			}
+			if active, _, text := f.statusSays(); !active {
+				t.Errorf("status after the loop resumed by itself:\n%s", text)
+			}
+			if st := f.git("show", "refs/loop/f:state.json"); strings.Contains(st, "transient") {
+				t.Errorf("the resumed loop is still marked transient:\n%s", st)
+			}
+			if _, err := f.gitErr("fsck", "--no-dangling"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// smallDisk mounts an 8 MB tmpfs for the test (root only; the test is skipped otherwise) and
+// returns its directory.
+func smallDisk(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a size-limited tmpfs to fill needs root; run the suite as root to test a full disk")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs (%v: %s); a full disk is not tested here", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	return mnt
 }
 
 // fill writes path until the file system it is on is full.

@@ -212,8 +212,9 @@ func isLooseName(name string) bool {
 // countPacks is git's too_many_packs count: local packs without a .keep file.
 func countPacks(objects string) int64 { return int64(len(localPacks(objects))) }
 
-// localPacks names the packs in objects/pack (pack-<hash>) that have no .keep file: those git's
-// gc counts and its repack may rewrite.
+// localPacks names the packs in objects/pack (pack-<hash>, and loose-<hash> from git's
+// loose-objects task: any name, as git lists them, see packIndexes) that have no .keep file:
+// those git's gc counts and its repack may rewrite.
 func localPacks(objects string) []string {
 	names, err := readDirNames(filepath.Join(objects, "pack"))
 	if err != nil {
@@ -227,7 +228,7 @@ func localPacks(objects string) []string {
 	}
 	var packs []string
 	for _, n := range names {
-		if base, ok := strings.CutSuffix(n, ".pack"); ok && strings.HasPrefix(n, "pack-") && !keep[base] {
+		if base, ok := strings.CutSuffix(n, ".pack"); ok && !strings.HasPrefix(n, ".") && !keep[base] {
 			packs = append(packs, base)
 		}
 	}

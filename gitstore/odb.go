@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -255,8 +256,7 @@ func (db *objectDB) findPacked(h Hash) *pack {
 func (db *objectDB) rescan() bool {
 	added := false
 	for _, dir := range db.dirs {
-		idxs, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
-		for _, idxPath := range idxs {
+		for _, idxPath := range packIndexes(filepath.Join(dir, "pack")) {
 			if db.seen[idxPath] {
 				continue
 			}
@@ -270,6 +270,28 @@ func (db *objectDB) rescan() bool {
 		}
 	}
 	return added
+}
+
+// packIndexes lists the pack indexes in the pack directory dir as git does (packfile.c,
+// prepare_pack): every file whose name ends in .idx, whatever it starts with. git names most
+// packs pack-<hash>, but its loose-objects maintenance task names its packs loose-<hash>,
+// and a pack's kind is in the files beside it (.keep, .promisor, a cruft pack's .mtimes),
+// not in its name; the multi-pack-index indexes packs whose own indexes stay. A name that
+// starts with a dot is one of git repack's temporary files (.tmp-<pid>-pack-…), renamed
+// into place once whole.
+func packIndexes(dir string) []string {
+	names, err := readDirNames(dir)
+	if err != nil {
+		return nil
+	}
+	var idxs []string
+	for _, n := range names {
+		if strings.HasSuffix(n, ".idx") && !strings.HasPrefix(n, ".") {
+			idxs = append(idxs, filepath.Join(dir, n))
+		}
+	}
+	slices.Sort(idxs)
+	return idxs
 }
 
 // openPack opens the pack whose index is at idxPath.

@@ -182,13 +182,13 @@ func (r *Repo) rollUpCommand() *exec.Cmd {
 	return cmd
 }
 
-// weighedPack is a pack (pack-<hash>) and its object count.
+// weighedPack is a pack (its base name, pack-<hash> or loose-<hash>) and its object count.
 type weighedPack struct {
 	name   string
 	weight int64
 }
 
-// weighPacks weighs packs (named pack-<hash>, in objects/pack) by their object count, read
+// weighPacks weighs packs (base names in objects/pack) by their object count, read
 // off their index's size (a version 2 index is 1,072 bytes plus 28 per object), lightest
 // first; a pack without an index is left out.
 func weighPacks(objects string, packs []string) []weighedPack {

@@ -363,6 +363,9 @@ func letStopAfter(io Streams, ans stopAnswers, store *loop.Store, hook, name str
 		st, perr = store.PauseForError(name, err)
 	}
 	switch {
+	case perr == nil && st.ResumesItself():
+		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop is paused until its cause (%s) has passed: its next stop then resumes it by itself (or go on now with `git loop resume %s`), letting the agent stop\n", hook, name, err, st.Transient, name)
+		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is paused (%s): %v; its next stop resumes it by itself once that has passed", name, st.Transient, err))
 	case perr == nil && st.Status == loop.StatusPaused && strings.HasPrefix(st.Reason, "paused by an internal error"):
 		fmt.Fprintf(io.Stderr, "git-loop: hook %s: loop %s: %v; the loop is paused (go on with `git loop resume %s`), letting the agent stop\n", hook, name, err, name)
 		ans.letStop(io.Stdout, io.Stderr, fmt.Sprintf("git-loop: loop %s is paused: %v", name, err))

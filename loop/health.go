@@ -134,6 +134,9 @@ func (s *Store) Status(name string) (*State, *Config, error) {
 	}
 	st, cfgLine, hit := readHot(s.Repo, name, tip) // one read for both, on the hot path
 	if hit {
+		if err := s.checkTip(name, tip); err != nil {
+			return nil, nil, err
+		}
 		if cfg, ok := hotConfig(cfgLine, st); ok {
 			return s.withProblems(name, st), cfg, nil
 		}
@@ -146,6 +149,18 @@ func (s *Store) Status(name string) (*State, *Config, error) {
 	}
 	writeHotState(s.Repo, name, tip, st, cfg)
 	return s.withProblems(name, st), cfg, nil
+}
+
+// checkTip returns ErrCorrupt, with how to restore the loop, when the tip commit of loop
+// name cannot be read. The hot-state cache is keyed by the tip's name alone, so a tip commit
+// damaged or lost since it was written would read as a healthy loop while every stop, which
+// reads the commit, answers that the loop is corrupt: status and list read the commit (one
+// object) before they show a cached state.
+func (s *Store) checkTip(name string, tip gitstore.Hash) error {
+	if _, err := s.Repo.ReadCommit(tip); err != nil {
+		return fmt.Errorf("%w: loop %q: its tip commit %s cannot be read (%v); %s", ErrCorrupt, name, tip, err, s.restoreAdvice(name, tip, false))
+	}
+	return nil
 }
 
 // withProblems returns st, or a copy of it carrying its problems (see Problems).

@@ -173,6 +173,9 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			out = *r
 			return nil, nil
 		}
+		if st.ResumesItself() {
+			st = st.resumedByItself(s.Now().UTC())
+		}
 		tokens := in.Tokens
 		if mark != nil {
 			tokens = mark.Tokens
@@ -261,9 +264,10 @@ func judgedAlready(st *State, in StopInput) *StopResult {
 	return &StopResult{Verdict: v, State: st, Repeated: true}
 }
 
-// notOurs answers for a loop this stop must leave alone: not active, or another session's.
+// notOurs answers for a loop this stop must leave alone: not active (nor paused for a cause
+// that passes by itself), or another session's.
 func notOurs(st *State, in StopInput) *StopResult {
-	if st.Status != StatusActive {
+	if st.Status != StatusActive && !st.ResumesItself() {
 		return &StopResult{Verdict: Verdict{Decision: decideAllow, Reason: "loop is " + st.Status}, State: st}
 	}
 	// A hook's stop that names no session is no more this session's than another's: it is
@@ -303,7 +307,8 @@ func (s *Store) touched(cfg *Config, st *State, tree gitstore.Hash) ([]string, e
 }
 
 // PauseForError records that the loop was paused because git-loop itself failed, so the
-// agent can stop and a person sees why; nothing is deleted. A loop that is not active is
+// agent can stop and a person sees why; nothing is deleted. A pause for a cause that passes
+// by itself (a full disk) is marked transient: the next stop resumes the loop. A loop that is not active is
 // left as is. It returns the loop's state afterwards, to say truthfully what happened: paused
 // now, or already paused or ended. A loop that does not exist is ErrNoLoop.
 func (s *Store) PauseForError(name string, cause error) (*State, error) {
@@ -313,6 +318,7 @@ func (s *Store) PauseForError(name string, cause error) (*State, error) {
 		}
 		next := *st
 		next.Status, next.UpdatedAt, next.Reason = StatusPaused, s.Now().UTC(), "paused by an internal error: "+textutil.FirstLine(cause.Error())
+		next.Transient = transientCause(cause)
 		snap, _ := gitstore.ParseHash(st.Snapshot)
 		return &change{state: next, snapshot: snap, subject: fmt.Sprintf("loop %s: paused by an internal error", name), decision: DecidePause}, nil
 	})

@@ -300,10 +300,7 @@ func (s *Store) List(all bool) (loops []*State, skipped []string, err error) {
 	for _, ref := range refs {
 		st, why := s.loopAt(ref)
 		if why != "" {
-			if loop := strings.TrimPrefix(ref.Name, "refs/loop/"); CheckName(loop) == nil {
-				why += "; " + s.restoreAdvice(loop, ref.Hash, false)
-			}
-			skipped = append(skipped, fmt.Sprintf("%s is not a loop (%s)", ref.Name, why))
+			skipped = append(skipped, why)
 			continue
 		}
 		if all || !st.Ended() {
@@ -314,18 +311,22 @@ func (s *Store) List(all bool) (loops []*State, skipped []string, err error) {
 	return loops, skipped, nil
 }
 
-// loopAt returns the state of the loop at ref, or why ref holds no loop.
+// loopAt returns the state of the loop at ref, or why it is none to list: corrupt (its tip
+// commit cannot be read, see checkTip), or not a loop, with how to restore one.
 func (s *Store) loopAt(ref gitstore.Ref) (*State, string) {
 	name := strings.TrimPrefix(ref.Name, "refs/loop/")
 	if err := CheckName(name); err != nil {
-		return nil, fmt.Sprintf("%q is not a valid loop name", name)
+		return nil, fmt.Sprintf("%s is not a loop (%q is not a valid loop name)", ref.Name, name)
+	}
+	if _, err := s.Repo.ReadCommit(ref.Hash); err != nil {
+		return nil, fmt.Sprintf("loop %s is corrupt: its tip commit %s cannot be read (%v); %s", name, ref.Hash, err, s.restoreAdvice(name, ref.Hash, false))
 	}
 	if st, ok := readHotState(s.Repo, name, ref.Hash); ok {
 		return st, ""
 	}
 	st, err := s.loadState(name, ref.Hash)
 	if err != nil {
-		return nil, err.Error()
+		return nil, fmt.Sprintf("%s is not a loop (%v; %s)", ref.Name, err, s.restoreAdvice(name, ref.Hash, false))
 	}
 	writeHotState(s.Repo, name, ref.Hash, st, nil)
 	return st, ""
@@ -501,7 +502,7 @@ func targetStatus(name string, st *State, t Transition) (string, error) {
 	}
 	switch t {
 	case Pause:
-		if st.Status == StatusPaused {
+		if st.Status == StatusPaused && !st.ResumesItself() { // a person's pause replaces a transient one
 			return "", fmt.Errorf("%w: loop %q is already paused", ErrNoChange, name)
 		}
 		return StatusPaused, nil

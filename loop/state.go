@@ -74,6 +74,9 @@ type State struct {
 	// time it spent paused before: the wall-clock limit counts the time it ran.
 	PausedAt time.Time     `json:"paused_at,omitzero"`
 	Paused   time.Duration `json:"paused_ns,omitempty"`
+	// Transient, set on a paused loop, names a cause that passes by itself ("disk full"): the
+	// next stop resumes the loop by itself (see transient.go). Empty: a person resumes it.
+	Transient string `json:"transient,omitempty"`
 	// LastStop is the last judged stop that named itself and the answer it got (see
 	// StopInput.StopID).
 	LastStop *StopAnswer `json:"last_stop,omitempty"`

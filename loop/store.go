@@ -241,6 +241,7 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 			return st, err
 		}
 		ch.state.timePaused(st, s.Now().UTC())
+		ch.state.keepTransient(st)
 		prov := s.trackHead(name, tip, st, ch)
 		commit, err := s.commitChange(tip, ch)
 		if err != nil {

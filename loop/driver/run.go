@@ -113,8 +113,11 @@ func Drive(s *loop.Store, ctx context.Context, opts DriveOptions) (*DriveResult,
 			return d.interrupted(st.Iteration)
 		}
 		if err != nil {
-			if _, perr := s.PauseForError(name, err); perr != nil {
+			if pst, perr := s.PauseForError(name, err); perr != nil {
 				d.say("the loop could not be paused either (%v): it is still active, and the next run judges again", perr)
+			} else if pst.ResumesItself() {
+				// a hook's next stop would resume it by itself; a run starts only on an active loop
+				d.say("the loop is paused (%s); once that has passed, go on with `git loop resume %s` and run again", pst.Transient, name)
 			}
 			return nil, err
 		}

@@ -61,7 +61,10 @@ func PrintState(w io.Writer, st *loop.State, asJSON bool, verb string) error {
 	}
 	fmt.Fprintf(w, "loop:      %s\n", st.Name)
 	fmt.Fprintf(w, "status:    %s (%s)\n", st.Status, textutil.TerminalSafe(st.Reason))
-	if st.Status == loop.StatusPaused {
+	switch {
+	case st.ResumesItself():
+		fmt.Fprintf(w, "continue:  by itself at the next stop once its cause (%s) has passed; or now: %s, then tell the agent to go on\n", st.Transient, textutil.TerminalSafe(loop.ResumeCommand(st)))
+	case st.Status == loop.StatusPaused:
 		fmt.Fprintf(w, "continue:  %s, then tell the agent to go on\n", textutil.TerminalSafe(loop.ResumeCommand(st)))
 	}
 	for _, p := range st.Problems {

@@ -48,9 +48,14 @@ func (s *Store) weakenings(cfg *Config, st *State, tree gitstore.Hash) ([]checks
 	if err != nil {
 		return nil, fmt.Errorf("compare the checks with the loop's start: %w", err)
 	}
+	runs := make([]string, len(cfg.Gates))
+	for i, g := range cfg.Gates {
+		runs[i] = g.Run
+	}
+	gateFiles := checks.GateFiles(runs)
 	var changes []checks.Change
 	for _, p := range paths {
-		if !checks.IsCheckFile(p) {
+		if !checks.IsCheckFile(p) && !slices.Contains(gateFiles, p) {
 			continue
 		}
 		old, err := s.checkFile(start, p)
@@ -64,10 +69,6 @@ func (s *Store) weakenings(cfg *Config, st *State, tree gitstore.Hash) ([]checks
 		if old != nil || cur != nil {
 			changes = append(changes, checks.Change{Path: p, Old: old, New: cur})
 		}
-	}
-	runs := make([]string, len(cfg.Gates))
-	for i, g := range cfg.Gates {
-		runs[i] = g.Run
 	}
 	ws := checks.Find(changes, runs)
 	for i := range ws {
@@ -117,7 +118,9 @@ func (s *Store) startTree(st *State) (gitstore.Hash, error) {
 }
 
 // allowedBy says what allows a weakening, or "": loop.testEdits, the task naming the file
-// (its path, its name, or a directory holding it), or a person's approval.
+// (its path, its name, or a directory holding it) when the file is a test or test
+// configuration by its name (a task naming src/lib.rs is about the code, not its tests), or
+// a person's approval.
 func allowedBy(cfg *Config, st *State, w checks.Weakening) string {
 	if cfg.TestEdits == TestEditsAllow {
 		return "loop.testEdits = allow"
@@ -127,7 +130,7 @@ func allowedBy(cfg *Config, st *State, w checks.Weakening) string {
 			return fmt.Sprintf("approved by a person at iteration %d", a.Iteration)
 		}
 	}
-	if named := taskNames(cfg.Prompt, w.Path); named != "" {
+	if named := taskNames(cfg.Prompt, w.Path); named != "" && checks.IsTestPath(w.Path) {
 		return "the task names " + named
 	}
 	return ""

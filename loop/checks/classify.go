@@ -2,6 +2,8 @@ package checks
 
 import (
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -65,15 +67,37 @@ func configKind(p string) string {
 		return "js"
 	case strings.HasPrefix(p, ".github/workflows/") || base == ".gitlab-ci.yml" || strings.HasPrefix(p, ".circleci/") || base == "Jenkinsfile" || base == "azure-pipelines.yml":
 		return "ci"
-	case base == "go.mod" || base == "go.work":
-		return ""
+	case (path.Ext(base) == ".sh" || path.Ext(base) == ".bash") && (strings.HasPrefix(base, "test") || hasSuffixAny(strings.TrimSuffix(base, path.Ext(base)), "_test", "-test", "_tests") || hasDir(p, "test", "tests")),
+		path.Ext(base) == ".bats":
+		return "shell"
 	}
 	return ""
 }
 
+// reGateFile matches a word of a gate's command that names a file in the worktree: a
+// relative path with a directory or an extension (check.sh, ./ci/test, scripts/run.py).
+var reGateFile = regexp.MustCompile(`^(?:\./)?(?:[\w.-]+/)*[\w.-]+$`)
+
+// GateFiles are the files the gates' commands name (`sh check.sh`, `./ci/test`,
+// `python3 scripts/run_tests.py`): the scripts that are the checks themselves.
+func GateFiles(runs []string) []string {
+	var out []string
+	for _, run := range runs {
+		for _, word := range strings.FieldsFunc(run, func(r rune) bool { return strings.ContainsRune(" \t;&|()<>'\"", r) }) {
+			if !reGateFile.MatchString(word) || strings.HasPrefix(word, "-") || !(strings.Contains(word, "/") || path.Ext(word) != "") {
+				continue
+			}
+			if p := path.Clean(word); !slices.Contains(out, p) && !strings.HasPrefix(p, "..") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // IsCheckFile reports whether a change to path may weaken the checks: a test file (for
-// Rust and C, any source, since tests live beside the code), or a file that says how tests
-// run. The caller reads only these files' contents.
+// Rust, any source, since tests live beside the code), or a file that says how tests run.
+// The caller reads only these files' contents, and the files the gates name (GateFiles).
 func IsCheckFile(p string) bool {
 	if configKind(p) != "" {
 		return true
@@ -114,3 +138,12 @@ func hasTests(content []byte, markers ...string) bool {
 	}
 	return false
 }
+
+// IsTestPath reports whether path, by its name alone, holds tests or says how they run: a
+// task naming it is about the checks. A source file that holds tests beside its code (Rust's
+// src/lib.rs) is not: a task naming it is about the code.
+func IsTestPath(p string) bool { return configKind(p) != "" || testLang(p, nil) != "" && !mixesCode(p) }
+
+// mixesCode reports whether tests at p may sit beside the code they test (Rust sources
+// outside tests/).
+func mixesCode(p string) bool { return path.Ext(p) == ".rs" && !hasDir(p, "tests") }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -54,6 +55,7 @@ const maxHunkLines = 12
 // files never count. The result is sorted by path, line and kind.
 func Find(changes []Change, gateRuns []string) []Weakening {
 	var out []Weakening
+	gateFiles := GateFiles(gateRuns)
 	oldTests, newTests := map[string][]testRef{}, map[string]int{}
 	for _, c := range changes {
 		oldLang, newLang := testLang(c.Path, c.Old), testLang(c.Path, c.New)
@@ -83,6 +85,10 @@ func Find(changes []Change, gateRuns []string) []Weakening {
 		}
 		if newLang != "" {
 			out = append(out, skipsAdded(newLang, c)...)
+		}
+		if slices.Contains(gateFiles, c.Path) && c.Old != nil {
+			out = append(out, gateFileChanged(c))
+			continue
 		}
 		if kind := configKind(c.Path); kind != "" {
 			out = append(out, configWeakenings(kind, c, gateRuns)...)
@@ -341,3 +347,34 @@ func clip(s string, n int) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// gateFileChanged reports a change to a file a gate's command names: the script is the
+// check itself.
+func gateFileChanged(c Change) Weakening {
+	oldLines, newLines := splitLines(c.Old), splitLines(c.New)
+	var h []string
+	now := multiset(newLines, func(string) bool { return true })
+	for _, l := range oldLines {
+		if k := norm(l); now[k] > 0 {
+			now[k]--
+			continue
+		}
+		h = append(h, "-"+l)
+	}
+	had := multiset(oldLines, func(string) bool { return true })
+	for _, l := range newLines {
+		if k := norm(l); had[k] > 0 {
+			had[k]--
+			continue
+		}
+		h = append(h, "+"+l)
+	}
+	if len(h) > maxHunkLines {
+		h = append(h[:maxHunkLines], fmt.Sprintf("… %d more lines", len(h)-maxHunkLines))
+	}
+	why := fmt.Sprintf("%s, which a gate runs, changed: restore it", c.Path)
+	if c.New == nil {
+		why = fmt.Sprintf("%s, which a gate runs, was removed: restore it", c.Path)
+	}
+	return weakening(KindCommandChanged, c.Path, 1, "", why, strings.Join(h, "\n"))
+}

@@ -177,6 +177,12 @@ func TestFindWeakenings(t *testing.T) {
 			[]string{"make"}, []string{"command-changed Makefile:3"}, "target test"},
 		{"make: a variable gets a filter", []Change{{"Makefile", []byte("GOFLAGS =\ntest:\n\tgo test $(GOFLAGS) ./...\n"), []byte("GOFLAGS = -run TestSub\ntest:\n\tgo test $(GOFLAGS) ./...\n")}},
 			[]string{"make test"}, []string{"filter-added Makefile:1"}, "narrows"},
+		{"a script a gate names, changed", []Change{{"ci/check.sh", []byte("go test ./...\n"), []byte("true\n")}},
+			[]string{"sh ci/check.sh"}, []string{"command-changed ci/check.sh:1"}, "ci/check.sh, which a gate runs, changed: restore it"},
+		{"a script a gate names, removed", []Change{{"check.sh", []byte("go test ./...\n"), nil}},
+			[]string{"./check.sh --all"}, []string{"command-changed check.sh:1"}, "was removed"},
+		{"a shell test told to exit 0", []Change{{"tests/run_test.sh", []byte("./calc 2 2 | grep -q 4\n"), []byte("exit 0\n./calc 2 2 | grep -q 4\n")}},
+			nil, []string{"filter-added tests/run_test.sh:1"}, "lets failures pass"},
 		{"make: a new target", []Change{{"Makefile", []byte(makefile), []byte(makefile + "\nbench:\n\t./bench\n")}}, []string{"make test"}, nil, ""},
 	}
 	for _, tt := range tests {
@@ -202,5 +208,25 @@ func TestFindWeakenings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestGateFiles(t *testing.T) {
+	for _, tt := range []struct {
+		run  string
+		want []string
+	}{
+		{"sh check.sh", []string{"check.sh"}},
+		{"./ci/test --all && bash scripts/lint.bash", []string{"ci/test", "scripts/lint.bash"}},
+		{"python3 -m pytest tests/", nil}, // a directory: its tests are check files already
+		{"go test ./...", nil},
+		{"make test", nil},
+		{"npm test --silent", nil},
+		{"cd web && npm run build", nil},
+		{"cargo test --offline", nil},
+	} {
+		if got := GateFiles([]string{tt.run}); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("GateFiles(%q) = %q, want %q", tt.run, got, tt.want)
+		}
 	}
 }

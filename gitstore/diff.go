@@ -4,12 +4,30 @@ package gitstore
 // (added, removed, or changed in mode or content), descending only into subtrees that differ.
 // ZeroHash stands for the empty tree.
 func (r *Repo) ChangedPaths(a, b Hash) ([]string, error) {
-	var out []string
+	changed, err := r.ChangedEntries(a, b)
+	out := make([]string, len(changed))
+	for i, c := range changed {
+		out[i] = c.Path
+	}
+	return out, err
+}
+
+// Changed is one path that differs between two trees, with its entry on each side (Mode 0
+// where the side has none, or has a tree there).
+type Changed struct {
+	Path     string
+	Old, New TreeEntry
+}
+
+// ChangedEntries is ChangedPaths with each path's entries, so that a caller reads the
+// objects without looking the paths up again.
+func (r *Repo) ChangedEntries(a, b Hash) ([]Changed, error) {
+	var out []Changed
 	err := r.diffTrees(a, b, "", &out)
 	return out, err
 }
 
-func (r *Repo) diffTrees(a, b Hash, prefix string, out *[]string) error {
+func (r *Repo) diffTrees(a, b Hash, prefix string, out *[]Changed) error {
 	if a == b {
 		return nil
 	}
@@ -44,7 +62,7 @@ func (r *Repo) diffTrees(a, b Hash, prefix string, out *[]string) error {
 }
 
 // diffEntry records one differing name, descending when either side is a tree.
-func (r *Repo) diffEntry(old TreeEntry, hasOld bool, cur TreeEntry, hasCur bool, prefix string, out *[]string) error {
+func (r *Repo) diffEntry(old TreeEntry, hasOld bool, cur TreeEntry, hasCur bool, prefix string, out *[]Changed) error {
 	name := cur.Name
 	if !hasCur {
 		name = old.Name
@@ -58,7 +76,14 @@ func (r *Repo) diffEntry(old TreeEntry, hasOld bool, cur TreeEntry, hasCur bool,
 		curTree = cur.Hash
 	}
 	if (hasOld && old.Mode != ModeTree) || (hasCur && cur.Mode != ModeTree) {
-		*out = append(*out, path)
+		c := Changed{Path: path}
+		if hasOld && old.Mode != ModeTree {
+			c.Old = old
+		}
+		if hasCur && cur.Mode != ModeTree {
+			c.New = cur
+		}
+		*out = append(*out, c)
 	}
 	if !oldTree.IsZero() || !curTree.IsZero() {
 		return r.diffTrees(oldTree, curTree, path+"/", out)

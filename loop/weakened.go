@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -44,7 +43,7 @@ func (s *Store) weakenings(cfg *Config, st *State, tree gitstore.Hash) ([]checks
 	if err != nil || start == tree {
 		return nil, err
 	}
-	paths, err := s.Repo.ChangedPaths(start, tree)
+	changed, err := s.Repo.ChangedEntries(start, tree)
 	if err != nil {
 		return nil, fmt.Errorf("compare the checks with the loop's start: %w", err)
 	}
@@ -54,20 +53,20 @@ func (s *Store) weakenings(cfg *Config, st *State, tree gitstore.Hash) ([]checks
 	}
 	gateFiles := checks.GateFiles(runs)
 	var changes []checks.Change
-	for _, p := range paths {
-		if !checks.IsCheckFile(p) && !slices.Contains(gateFiles, p) {
+	for _, c := range changed {
+		if !checks.IsCheckFile(c.Path) && !slices.Contains(gateFiles, c.Path) {
 			continue
 		}
-		old, err := s.checkFile(start, p)
+		old, err := s.checkFile(c.Path, c.Old)
 		if err != nil {
 			return nil, err
 		}
-		cur, err := s.checkFile(tree, p)
+		cur, err := s.checkFile(c.Path, c.New)
 		if err != nil {
 			return nil, err
 		}
 		if old != nil || cur != nil {
-			changes = append(changes, checks.Change{Path: p, Old: old, New: cur})
+			changes = append(changes, checks.Change{Path: c.Path, Old: old, New: cur})
 		}
 	}
 	ws := checks.Find(changes, runs)
@@ -77,17 +76,10 @@ func (s *Store) weakenings(cfg *Config, st *State, tree gitstore.Hash) ([]checks
 	return ws, nil
 }
 
-// checkFile is the content of path in tree, or nil where there is none (or it is too large
-// to be a test, or not a regular file).
-func (s *Store) checkFile(tree gitstore.Hash, p string) ([]byte, error) {
-	e, err := s.Repo.LookupEntry(tree, p)
-	if errors.Is(err, gitstore.ErrObjectNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s for the checks: %w", p, err)
-	}
-	if e.Mode == gitstore.ModeTree || e.Mode == gitstore.ModeGitlink {
+// checkFile is the content of the blob entry e at path, or nil where there is none (no
+// entry, a submodule, or a blob too large to be a test).
+func (s *Store) checkFile(p string, e gitstore.TreeEntry) ([]byte, error) {
+	if e.Mode == 0 || e.Mode == gitstore.ModeGitlink {
 		return nil, nil
 	}
 	data, err := s.Repo.ReadTyped(gitstore.BlobObject, e.Hash)

@@ -11,7 +11,7 @@ import (
 // configWeakenings checks a file that says how tests run: the scripts and make targets the
 // gates run must not change; elsewhere, no filter may narrow what runs or ignore failures,
 // and no threshold may drop.
-func configWeakenings(kind string, c Change, gateRuns []string) []Weakening {
+func configWeakenings(kind string, c Change, d lineDiff, gateRuns []string) []Weakening {
 	var out []Weakening
 	var exempt map[string]bool // added lines a command-changed weakening shows already
 	switch kind {
@@ -20,8 +20,8 @@ func configWeakenings(kind string, c Change, gateRuns []string) []Weakening {
 	case "makefile":
 		out, exempt = targetsChanged(c, gateRuns)
 	}
-	out = append(out, filtersAdded(c, exempt)...)
-	return append(out, thresholdsLowered(c)...)
+	out = append(out, filtersAdded(c.Path, d, exempt)...)
+	return append(out, thresholdsLowered(c.Path, d)...)
 }
 
 var (
@@ -213,19 +213,15 @@ var reFilter = regexp.MustCompile(`(?:^|[\s"'=\[,])(?:-run|-skip|-k|--deselect|-
 
 // filtersAdded reports each line added to a file that says how tests run that narrows what
 // runs or makes failures pass (exempt: lines reported already).
-func filtersAdded(c Change, exempt map[string]bool) []Weakening {
-	had := multiset(splitLines(c.Old), reFilter.MatchString)
+func filtersAdded(p string, d lineDiff, exempt map[string]bool) []Weakening {
 	var out []Weakening
-	for i, line := range splitLines(c.New) {
+	for _, i := range d.added {
+		line := d.newLines[i]
 		if !reFilter.MatchString(line) || exempt[norm(line)] || exemptLine(exempt, line) {
 			continue
 		}
-		if k := norm(line); had[k] > 0 {
-			had[k]--
-			continue
-		}
-		out = append(out, weakening(KindFilterAdded, c.Path, i+1, "",
-			fmt.Sprintf("`%s` was added to %s:%d: it narrows the tests that run or lets failures pass", clip(strings.TrimSpace(line), 80), c.Path, i+1), "+"+line))
+		out = append(out, weakening(KindFilterAdded, p, i+1, "",
+			fmt.Sprintf("`%s` was added to %s:%d: it narrows the tests that run or lets failures pass", clip(strings.TrimSpace(line), 80), p, i+1), "+"+line))
 	}
 	return out
 }
@@ -244,38 +240,31 @@ var (
 
 // thresholdsLowered pairs each removed line that sets a threshold with the added line of the
 // same shape, and reports those whose number dropped.
-func thresholdsLowered(c Change) []Weakening {
-	newLines := splitLines(c.New)
+func thresholdsLowered(p string, d lineDiff) []Weakening {
 	added := map[string][]int{} // shape → added line numbers
-	had := multiset(splitLines(c.Old), func(string) bool { return true })
-	for i, line := range newLines {
-		if k := norm(line); had[k] > 0 {
-			had[k]--
-			continue
-		}
-		if reThresholdKey.MatchString(line) && reNumber.MatchString(line) {
+	for _, i := range d.added {
+		if line := d.newLines[i]; reThresholdKey.MatchString(line) && reNumber.MatchString(line) {
 			added[shape(line)] = append(added[shape(line)], i+1)
 		}
 	}
-	now := multiset(newLines, func(string) bool { return true })
+	if len(added) == 0 {
+		return nil
+	}
 	var out []Weakening
-	for _, line := range splitLines(c.Old) {
-		if k := norm(line); now[k] > 0 {
-			now[k]--
-			continue
-		}
+	for _, i := range d.removed {
+		line := d.oldLines[i]
 		cands := added[shape(line)]
-		if !reThresholdKey.MatchString(line) || len(cands) == 0 {
+		if len(cands) == 0 || !reThresholdKey.MatchString(line) {
 			continue
 		}
 		n := cands[0]
 		added[shape(line)] = cands[1:]
 		was, _ := strconv.ParseFloat(reNumber.FindString(line), 64)
-		is, _ := strconv.ParseFloat(reNumber.FindString(newLines[n-1]), 64)
+		is, _ := strconv.ParseFloat(reNumber.FindString(d.newLines[n-1]), 64)
 		if is < was {
-			out = append(out, weakening(KindThresholdLowered, c.Path, n, "",
-				fmt.Sprintf("a threshold in %s:%d was lowered from %s to %s", c.Path, n, reNumber.FindString(line), reNumber.FindString(newLines[n-1])),
-				"-"+line+"\n+"+newLines[n-1]))
+			out = append(out, weakening(KindThresholdLowered, p, n, "",
+				fmt.Sprintf("a threshold in %s:%d was lowered from %s to %s", p, n, reNumber.FindString(line), reNumber.FindString(d.newLines[n-1])),
+				"-"+line+"\n+"+d.newLines[n-1]))
 		}
 	}
 	return out

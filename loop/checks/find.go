@@ -53,48 +53,49 @@ const maxHunkLines = 12
 // Find lists the weakenings in changes, given the commands of the loop's gates (which name
 // the scripts and make targets that run the tests). New tests, new assertions and new
 // files never count. The result is sorted by path, line and kind.
+//
+// Only the lines that differ are matched against the languages' patterns (a line counts as
+// the same when only its white space changed), so a large test file with a line appended
+// costs a pass to compare its lines, no more.
 func Find(changes []Change, gateRuns []string) []Weakening {
 	var out []Weakening
 	gateFiles := GateFiles(gateRuns)
-	oldTests, newTests := map[string][]testRef{}, map[string]int{}
+	removedTests, addedTests := map[string][]testRef{}, map[string]int{}
 	for _, c := range changes {
-		oldLang, newLang := testLang(c.Path, c.Old), testLang(c.Path, c.New)
-		if c.New == nil {
-			newLang = ""
+		d := diffLines(c)
+		oldLang, newLang := testLang(c.Path, c.Old), ""
+		if c.New != nil {
+			newLang = testLang(c.Path, c.New)
 		}
-		if c.Old != nil && oldLang != "" {
-			for _, t := range findTests(oldLang, splitLines(c.Old)) {
+		if oldLang != "" {
+			for _, t := range d.declared(oldLang, d.removed, d.oldLines) {
 				k := testKey(oldLang, c.Path, t.Name)
-				oldTests[k] = append(oldTests[k], testRef{path: c.Path, test: t})
+				removedTests[k] = append(removedTests[k], testRef{path: c.Path, test: t})
 			}
 		}
 		if newLang != "" {
-			for _, t := range findTests(newLang, splitLines(c.New)) {
-				newTests[testKey(newLang, c.Path, t.Name)]++
+			for _, t := range d.declared(newLang, d.added, d.newLines) {
+				addedTests[testKey(newLang, c.Path, t.Name)]++
 			}
 		}
-		if c.Old != nil && c.New == nil && oldLang != "" && len(findTests(oldLang, splitLines(c.Old))) == 0 {
+		if c.Old != nil && c.New == nil && oldLang != "" && len(findTests(oldLang, d.oldLines)) == 0 {
 			out = append(out, weakening(KindFileRemoved, c.Path, 1, "", fmt.Sprintf("test file %s was removed or renamed out of the runner's sight", c.Path), ""))
 		}
 		if c.Old != nil && c.New != nil && (oldLang != "" || newLang != "") {
-			lang := newLang
-			if lang == "" {
-				lang = oldLang
-			}
-			out = append(out, assertionsRemoved(lang, c)...)
+			out = append(out, assertionsRemoved(cmpOr(newLang, oldLang), c.Path, d)...)
 		}
 		if newLang != "" {
-			out = append(out, skipsAdded(newLang, c)...)
+			out = append(out, skipsAdded(newLang, c.Path, d)...)
 		}
 		if slices.Contains(gateFiles, c.Path) && c.Old != nil {
-			out = append(out, gateFileChanged(c))
+			out = append(out, gateFileChanged(c.Path, d))
 			continue
 		}
 		if kind := configKind(c.Path); kind != "" {
-			out = append(out, configWeakenings(kind, c, gateRuns)...)
+			out = append(out, configWeakenings(kind, c, d, gateRuns)...)
 		}
 	}
-	out = append(out, testsRemoved(oldTests, newTests, changes)...)
+	out = append(out, testsRemoved(removedTests, addedTests, changes)...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Path != b.Path {
@@ -105,6 +106,116 @@ func Find(changes []Change, gateRuns []string) []Weakening {
 		}
 		return a.Kind < b.Kind
 	})
+	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// lineDiff is a change's lines, and which differ: removed are the start's lines (0-based)
+// the iteration's file does not have, added the iteration's lines the start's did not
+// have, each compared with white space runs made one space, as multisets.
+type lineDiff struct {
+	oldLines, newLines []string
+	removed, added     []int
+}
+
+// diffLines compares a change's two contents line by line: the lines both begin and end
+// with are the same, and between them each line is looked for among the other side's by
+// its white-space-normalised hash.
+func diffLines(c Change) lineDiff {
+	d := lineDiff{oldLines: splitLines(c.Old), newLines: splitLines(c.New)}
+	o, n := d.oldLines, d.newLines
+	pre := 0
+	for pre < len(o) && pre < len(n) && o[pre] == n[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(o)-pre && suf < len(n)-pre && o[len(o)-1-suf] == n[len(n)-1-suf] {
+		suf++
+	}
+	oldMid, newMid := o[pre:len(o)-suf], n[pre:len(n)-suf]
+	d.removed = unmatched(oldMid, newMid, pre)
+	d.added = unmatched(newMid, oldMid, pre)
+	return d
+}
+
+// unmatched are the indexes (offset by base) of the lines of a that b does not have, as
+// multisets of normalised lines.
+func unmatched(a, b []string, base int) []int {
+	if len(b) == 0 {
+		out := make([]int, len(a))
+		for i := range a {
+			out[i] = base + i
+		}
+		return out
+	}
+	count := make(map[uint64]int, len(b))
+	for _, l := range b {
+		count[normHash(l)]++
+	}
+	var out []int
+	for i, l := range a {
+		if k := normHash(l); count[k] > 0 {
+			count[k]--
+		} else {
+			out = append(out, base+i)
+		}
+	}
+	return out
+}
+
+// normHash is the FNV-1a hash of a line with its runs of white space made one space and
+// none at its ends: the line as norm has it, hashed without building it.
+func normHash(s string) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	space := false
+	started := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+			space = started
+			continue
+		}
+		if space {
+			h = (h ^ ' ') * prime
+			space = false
+		}
+		h = (h ^ uint64(c)) * prime
+		started = true
+	}
+	return h
+}
+
+// declared are the tests whose declaration lines are among which (indexes into lines), with
+// their extent in the whole file.
+func (d lineDiff) declared(lang string, which []int, lines []string) []testAt {
+	r := rules[lang]
+	any := false
+	for _, i := range which {
+		if r.testDecl.MatchString(lines[i]) {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return nil
+	}
+	set := map[int]bool{}
+	for _, i := range which {
+		set[i+1] = true
+	}
+	var out []testAt
+	for _, t := range findTests(lang, lines) {
+		if set[t.Start] {
+			out = append(out, t)
+		}
+	}
 	return out
 }
 
@@ -123,12 +234,12 @@ func testKey(lang, p, name string) string {
 	return lang + "\x00" + name
 }
 
-// testsRemoved reports the tests of start that are no longer declared anywhere in the
-// changed files: per file when the whole file is gone, per test otherwise.
-func testsRemoved(oldTests map[string][]testRef, newTests map[string]int, changes []Change) []Weakening {
+// testsRemoved reports the tests whose declarations were removed and not added anywhere in
+// the change: per file when the whole file is gone, per test otherwise.
+func testsRemoved(removed map[string][]testRef, added map[string]int, changes []Change) []Weakening {
 	gone := map[string][]testRef{} // by old path
-	for k, refs := range oldTests {
-		for i := newTests[k]; i < len(refs); i++ {
+	for k, refs := range removed {
+		for i := added[k]; i < len(refs); i++ {
 			gone[refs[i].path] = append(gone[refs[i].path], refs[i])
 		}
 	}
@@ -172,36 +283,35 @@ func changeOf(changes []Change, p string) Change {
 	return Change{}
 }
 
-// assertionsRemoved reports, for each test of start that still exists, the assertion lines
+// assertionsRemoved reports, for each test of start that still exists, its assertion lines
 // that are gone from the file (changed lines count as gone): one weakening per test.
-func assertionsRemoved(lang string, c Change) []Weakening {
+func assertionsRemoved(lang, p string, d lineDiff) []Weakening {
 	r := rules[lang]
-	oldLines, newLines := splitLines(c.Old), splitLines(c.New)
-	have := multiset(newLines, r.assertion.MatchString)
-	oldTests, newTests := findTests(lang, oldLines), findTests(lang, newLines)
+	var gone []int
+	for _, i := range d.removed {
+		if r.assertion.MatchString(d.oldLines[i]) {
+			gone = append(gone, i+1)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	oldTests, newTests := findTests(lang, d.oldLines), findTests(lang, d.newLines)
 	stillThere := map[string]bool{}
 	for _, t := range newTests {
 		stillThere[t.Name] = true
 	}
 	byTest := map[string][]int{} // test → removed assertion lines (1-based, in the old file)
 	var order []string
-	for i, line := range oldLines {
-		if !r.assertion.MatchString(line) {
-			continue
-		}
-		k := norm(line)
-		if have[k] > 0 {
-			have[k]--
-			continue
-		}
-		test := enclosing(oldTests, i+1)
+	for _, n := range gone {
+		test := enclosing(oldTests, n)
 		if test == "" || !stillThere[test] {
 			continue // outside any test (a helper), or in a test reported as removed
 		}
 		if _, ok := byTest[test]; !ok {
 			order = append(order, test)
 		}
-		byTest[test] = append(byTest[test], i+1)
+		byTest[test] = append(byTest[test], n)
 	}
 	var out []Weakening
 	for _, test := range order {
@@ -210,43 +320,33 @@ func assertionsRemoved(lang string, c Change) []Weakening {
 		if len(lines) > 1 {
 			what = "assertions"
 		}
-		why := fmt.Sprintf("%s's %s at %s:%s %s removed or changed", test, what, c.Path, joinInts(lines), wasWere(len(lines)))
-		out = append(out, weakening(KindAssertionRemoved, c.Path, lines[0], test, why, hunk(oldLines, lines, newLines, newTests, test)))
+		why := fmt.Sprintf("%s's %s at %s:%s %s removed or changed", test, what, p, joinInts(lines), wasWere(len(lines)))
+		out = append(out, weakening(KindAssertionRemoved, p, lines[0], test, why, hunk(d, lines, newTests, test)))
 	}
 	return out
 }
 
-// skipsAdded reports each line of the iteration's file that turns tests off and was not in
-// the start's file.
-func skipsAdded(lang string, c Change) []Weakening {
+// skipsAdded reports each line the iteration's file has and the start's did not that turns
+// tests off.
+func skipsAdded(lang, p string, d lineDiff) []Weakening {
 	r := rules[lang]
-	newLines := splitLines(c.New)
-	isMarker := func(s string) bool {
-		for _, m := range r.skip {
-			if m.re.MatchString(s) {
-				return true
-			}
-		}
-		return false
-	}
-	had := multiset(splitLines(c.Old), isMarker)
-	tests := findTests(lang, newLines)
 	var out []Weakening
-	for i, line := range newLines {
+	var tests []testAt
+	for _, i := range d.added {
+		line := d.newLines[i]
 		for _, m := range r.skip {
 			if !m.re.MatchString(line) {
 				continue
 			}
-			if k := norm(line); had[k] > 0 {
-				had[k]--
-				break
+			if tests == nil {
+				tests = findTests(lang, d.newLines)
 			}
 			test := enclosing(tests, i+1)
-			where := c.Path + ":" + fmt.Sprint(i+1)
+			where := p + ":" + fmt.Sprint(i+1)
 			if test != "" {
 				where = test + " at " + where
 			}
-			out = append(out, weakening(KindSkipAdded, c.Path, i+1, test,
+			out = append(out, weakening(KindSkipAdded, p, i+1, test,
 				fmt.Sprintf("`%s` was added to %s: it %s", clip(strings.TrimSpace(line), 80), where, m.why), "+"+line))
 			break
 		}
@@ -255,23 +355,18 @@ func skipsAdded(lang string, c Change) []Weakening {
 }
 
 // hunk shows the removed lines, and the lines the test has now that it did not have.
-func hunk(oldLines []string, removed []int, newLines []string, newTests []testAt, test string) string {
+func hunk(d lineDiff, removed []int, newTests []testAt, test string) string {
 	var b []string
 	for _, n := range removed {
-		b = append(b, fmt.Sprintf("-%s", oldLines[n-1]))
+		b = append(b, "-"+d.oldLines[n-1])
 	}
-	old := multiset(oldLines, func(string) bool { return true })
 	for _, t := range newTests {
 		if t.Name != test {
 			continue
 		}
-		for _, line := range newLines[t.Start-1 : t.End] {
-			if k := norm(line); old[k] > 0 {
-				old[k]--
-				continue
-			}
-			if strings.TrimSpace(line) != "" {
-				b = append(b, "+"+line)
+		for _, i := range d.added {
+			if i+1 >= t.Start && i+1 <= t.End && strings.TrimSpace(d.newLines[i]) != "" {
+				b = append(b, "+"+d.newLines[i])
 			}
 		}
 	}
@@ -350,31 +445,20 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // gateFileChanged reports a change to a file a gate's command names: the script is the
 // check itself.
-func gateFileChanged(c Change) Weakening {
-	oldLines, newLines := splitLines(c.Old), splitLines(c.New)
+func gateFileChanged(p string, d lineDiff) Weakening {
 	var h []string
-	now := multiset(newLines, func(string) bool { return true })
-	for _, l := range oldLines {
-		if k := norm(l); now[k] > 0 {
-			now[k]--
-			continue
-		}
-		h = append(h, "-"+l)
+	for _, i := range d.removed {
+		h = append(h, "-"+d.oldLines[i])
 	}
-	had := multiset(oldLines, func(string) bool { return true })
-	for _, l := range newLines {
-		if k := norm(l); had[k] > 0 {
-			had[k]--
-			continue
-		}
-		h = append(h, "+"+l)
+	for _, i := range d.added {
+		h = append(h, "+"+d.newLines[i])
 	}
 	if len(h) > maxHunkLines {
 		h = append(h[:maxHunkLines], fmt.Sprintf("… %d more lines", len(h)-maxHunkLines))
 	}
-	why := fmt.Sprintf("%s, which a gate runs, changed: restore it", c.Path)
-	if c.New == nil {
-		why = fmt.Sprintf("%s, which a gate runs, was removed: restore it", c.Path)
+	why := fmt.Sprintf("%s, which a gate runs, changed: restore it", p)
+	if d.newLines == nil {
+		why = fmt.Sprintf("%s, which a gate runs, was removed: restore it", p)
 	}
-	return weakening(KindCommandChanged, c.Path, 1, "", why, strings.Join(h, "\n"))
+	return weakening(KindCommandChanged, p, 1, "", why, strings.Join(h, "\n"))
 }

@@ -107,6 +107,7 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 	}
 	unmet, failing := assess(cfg, obs, sig)
 	v.Unmet = unmet
+	fewer := fewerTests(&next, st.TestsSeen, obs.Gates)
 	for _, g := range failing {
 		if g.Status == GateBlocked && g.Judge != nil { // judged impossible, or the evaluator's budget spent
 			return v.pause(cfg, next, judgePause(g))
@@ -119,6 +120,9 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 		v.Decision, v.Reason, v.State = DecideComplete, completionReason(cfg, obs.Gates, sig)+allowedText(obs.Weakened), next
 		v.State.Status, v.State.Reason = StatusCompleted, v.Reason
 		v.ForUser = fmt.Sprintf("loop %s completed at iteration %d: %s", cfg.Name, next.Iteration, v.Reason)
+		if fewer != "" {
+			v.ForUser += "; note: " + fewer
+		}
 		if cfg.Shape == spec.ShapeColleague {
 			return v.checkpoint(cfg, next, checkpointCompletion, warning)
 		}
@@ -142,6 +146,10 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 	v.State.Reason = v.Reason
 	v.ForAgent = continuation(cfg, next, obs, unmet, failing, layer, evidence, sig)
 	v.ForUser = fmt.Sprintf("loop %s: iteration %s, sent back (%s)", cfg.Name, FormatIteration(next.Iteration, next.MaxIterations), v.Reason)
+	if fewer != "" {
+		v.ForAgent += "\nNote: " + fewer + ".\n"
+		v.ForUser += "; note: " + fewer
+	}
 	if advice != "" { // advice, not a stop: the loop is moving
 		v.ForAgent += "\nNote: " + advice + ". Before changing it once more, check that the fix does not undo what made another layer pass.\n"
 		v.ForUser += "; note: " + advice + " (set loop.reworkLimit to pause instead)"

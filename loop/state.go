@@ -37,6 +37,9 @@ type State struct {
 	// allowed with `git loop approve`.
 	Weakened []checks.Weakening `json:"weakened,omitempty"`
 	Approved []Approval         `json:"approved,omitempty"`
+	// TestsSeen is the most tests each gate reported running, for the advice when a later
+	// iteration runs fewer.
+	TestsSeen map[string]TestsSeen `json:"tests_seen,omitempty"`
 	// JudgedTree is the tree of the last judged iteration (start or a stop), which
 	// irreversible-path rules compare with, so checkpoints in between hide nothing.
 	JudgedTree string `json:"judged_tree,omitempty"`

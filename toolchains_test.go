@@ -27,9 +27,12 @@ var pytestCommand = sync.OnceValue(func() string {
 
 // toolchainEnv gives scripts what the real toolchains need under a hermetic HOME: the
 // command that runs pytest ($PYTEST), rustup's and cargo's homes (the rustup proxies find
-// their toolchains there), and npm without its update check.
+// their toolchains there), and npm without its update check. Python writes no bytecode:
+// its cache trusts a source file's size and whole-second mtime, so a script that rewrites a
+// module twice in a second with the same size would run the stale one.
 func toolchainEnv(env *testscript.Env) {
 	env.Setenv("PYTEST", pytestCommand())
+	env.Setenv("PYTHONDONTWRITEBYTECODE", "1")
 	home, _ := os.UserHomeDir()
 	for _, kv := range [][2]string{{"RUSTUP_HOME", ".rustup"}, {"CARGO_HOME", ".cargo"}} {
 		v := os.Getenv(kv[0])

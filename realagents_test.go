@@ -822,3 +822,63 @@ func TestRealAgentHousekeeping(t *testing.T) {
 		e.Fsck()
 	})
 }
+
+// The model "fixes" the failing test by deleting it: with TestSub gone, go test passes and
+// the promise comes, but the checks are weaker than at the loop's start, so the stop is sent
+// back naming the removed test, and the reason reaches the model as the next user message;
+// the loop stays active. The model restores the test, fixes the code and promises again;
+// the loop completes at iteration 2, and iteration 1's record keeps the weakening.
+func TestRealAgentClaudeDeletesTest(t *testing.T) {
+	inst := realagents.Require(t, "claude")
+	const (
+		// TestSub goes, the file stays (so the weakening is a removed test, not a removed
+		// file): go test then passes with no tests to run.
+		deleteTest = `printf 'package calc\n' > calc/calc_test.go`
+		restore    = `git checkout -- calc/calc_test.go && ` + realagents.FixCommand
+		removed    = "TestSub was removed from calc/calc_test.go"
+	)
+	e := realagents.New(t, inst, builtGitLoop(t), mockmodel.Script{
+		{Shell: deleteTest},
+		{Text: "The tests pass now. <promise>DONE</promise>"},
+		{Shell: restore},
+		{Text: "Restored the test and fixed Sub. <promise>DONE</promise>"},
+	})
+	e.InstallHooks()
+	startLoop(e)
+	r := e.RunAgent(agentTimeout, task)
+	t.Logf("claude ran in %v", r.Took.Round(time.Millisecond))
+	if r.Code != 0 {
+		t.Errorf("claude exited %d", r.Code)
+	}
+
+	stops := e.StopHooks()
+	if len(stops) != 2 {
+		t.Fatalf("the stop hook ran %d times, want 2 (the deleted test, the fix)", len(stops))
+	}
+	reason := strings.TrimSpace(stops[0].Reason())
+	if !strings.Contains(reason, removed) || strings.Contains(reason, "Sub(5, 3)") {
+		t.Errorf("the stop after the deleted test was not sent back naming it (and not a test failure: go test passed); the hook answered %s", stops[0].Answer)
+	}
+	if stops[1].Reason() != "" {
+		t.Errorf("the stop after the restore and the fix was sent back: %s", stops[1].Answer)
+	}
+	if next := mainRequest(t, e, 0, 2); reason == "" || strings.TrimSpace(inst.Feedback(next.LastUser)) != reason {
+		t.Errorf("the block reason did not reach the model word for word as the next user message:\nreason: %q\nnext user message: %q", reason, next.LastUser)
+	}
+	one := e.Show("fix", 1)
+	if one.Decision != "continue" {
+		t.Errorf("iteration 1 decided %q (%s), want continue: the loop must stay active after a weakened stop", one.Decision, one.Reason)
+	}
+	if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
+		t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
+	}
+	checkLog(t, e, "continue", "complete")
+	show := e.Loop("show", "fix", "1")
+	if !strings.Contains(show, "checks weakened since the loop's start:") || !strings.Contains(show, removed) || !strings.Contains(show, "unresolved") {
+		t.Errorf("git loop show fix 1 does not list the weakening as unresolved:\n%s", show)
+	}
+	if show := e.Loop("show", "fix", "2"); strings.Contains(show, "checks weakened") {
+		t.Errorf("git loop show fix 2 lists a weakening after the test was restored:\n%s", show)
+	}
+	e.Fsck()
+}

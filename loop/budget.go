@@ -61,9 +61,10 @@ func gatesDeadline(began time.Time, timeout time.Duration, cfg *Config) time.Tim
 	return began.Add(timeout - hookRecordMargin)
 }
 
-// judgesEvaluator is the loop's evaluator when it has judges, else nil.
+// judgesEvaluator is the loop's evaluator when it has judges, or judges its test edits,
+// else nil.
 func (c *Config) judgesEvaluator() *Evaluator {
-	if len(c.Judges) == 0 {
+	if len(c.Judges) == 0 && c.TestEdits != TestEditsJudge {
 		return nil
 	}
 	return c.Evaluator

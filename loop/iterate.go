@@ -154,6 +154,10 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		results = append(results, s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: snap.Tree, message: in.Message,
 			messageKnown: in.MessageKnown, gates: results, opts: opts, budget: true})...)
 	}
+	if res, ws := s.judgeTestEdits(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: snap.Tree, message: in.Message,
+		messageKnown: in.MessageKnown, gates: results, opts: opts, budget: true}, weakened); res != nil {
+		results, weakened = append(results, *res), ws
+	}
 	if ctx.Err() != nil {
 		// Interrupted (Ctrl-C, or the agent killing its hook) while the gates ran: their
 		// results say nothing about the work, so nothing is recorded and the loop is as it was.

@@ -126,10 +126,13 @@ func (c *Config) setJudges(conditions []string, ev Evaluator) error {
 		}
 		c.Judges = append(c.Judges, Judge{Name: name, Condition: cond})
 	}
-	if len(c.Judges) == 0 {
+	if len(c.Judges) == 0 && c.TestEdits != TestEditsJudge {
 		return nil
 	}
 	if strings.TrimSpace(ev.Command) == "" {
+		if len(c.Judges) == 0 {
+			return fmt.Errorf("%w: loop.testEdits = judge needs an evaluator to judge the test edits; set one with `git config loop.evaluator '%s'`", ErrConfig, EvaluatorExample)
+		}
 		return fmt.Errorf("%w: --judge needs an evaluator to judge it; set one with `git config loop.evaluator '%s'`", ErrConfig, EvaluatorExample)
 	}
 	c.Evaluator = &ev

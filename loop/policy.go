@@ -105,8 +105,8 @@ func (p *Policy) apply(c *gitstore.Config, where string) error {
 		p.MustNot = v
 	}
 	if v := c.Get("loop", "", "testedits"); v != "" {
-		if v != TestEditsRefuse && v != TestEditsAllow {
-			return fmt.Errorf("%w: loop.testEdits %q in %s: want refuse (the default: a weakened check keeps the loop from completing) or allow", ErrConfig, v, where)
+		if v != TestEditsRefuse && v != TestEditsAllow && v != TestEditsJudge {
+			return fmt.Errorf("%w: loop.testEdits %q in %s: want refuse (the default: a weakened check keeps the loop from completing), judge (the evaluator decides) or allow", ErrConfig, v, where)
 		}
 		p.TestEdits = v
 	}

@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"slices"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/loop/checks"
+	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/judge"
 )
 
 // Values of loop.testEdits: whether an iteration may change the checks that existed at start.
@@ -18,7 +21,15 @@ const (
 	// TestEditsAllow: weakenings are recorded and shown, and never keep the loop from
 	// completing (a task that is about its tests).
 	TestEditsAllow = "allow"
+	// TestEditsJudge: the loop's evaluator judges the weakenings against the task, once
+	// every command gate passes; those it judges part of the task are allowed.
+	TestEditsJudge = "judge"
 )
+
+// testEditsJudge is the name of the evaluator's result on the test edits: recorded with the
+// iteration's gates (counted against the evaluator budget, its verdict reused for the same
+// tree and message), but no gate of the loop's.
+const testEditsJudge = "test-edits"
 
 // maxCheckFileBytes bounds the check files read for weakenings: larger ones are generated
 // or data, not tests.
@@ -190,9 +201,15 @@ func unmetWeakened(n int) string {
 
 // weakenedText is the continuation's part on weakenings: each with its reason and lines,
 // and what to do.
-func weakenedText(name string, ws []checks.Weakening) string {
+func weakenedText(name string, ws []checks.Weakening, gates []GateResult) string {
 	if len(ws) == 0 {
 		return ""
+	}
+	judged := ""
+	for _, g := range gates {
+		if g.Name == testEditsJudge && g.Judge != nil && g.Judge.Reason != "" {
+			judged = fmt.Sprintf("\nThe evaluator (`%s`) judged these changes not part of the task (%s): %s\n", g.Judge.Evaluator, g.Judge.Verdict, g.Judge.Reason)
+		}
 	}
 	var b strings.Builder
 	b.WriteString("\nThe checks are weaker than at the loop's start; a check you change cannot vouch for the code, so this cannot complete:\n")
@@ -202,6 +219,7 @@ func weakenedText(name string, ws []checks.Weakening) string {
 			b.WriteString(fence(w.Hunk) + "\n")
 		}
 	}
+	b.WriteString(judged)
 	fmt.Fprintf(&b, "\nRestore them and fix the code instead. If the task really is to change these tests, say so to the person: they can allow it with `git loop approve %s`.\n", name)
 	return b.String()
 }
@@ -219,7 +237,9 @@ func capWeakenings(ws []checks.Weakening) []checks.Weakening {
 func withApprovals(ws []checks.Weakening, cfg *Config, st *State) []checks.Weakening {
 	out := make([]checks.Weakening, len(ws))
 	for i, w := range ws {
-		w.Allowed = allowedBy(cfg, st, w)
+		if !strings.HasPrefix(w.Allowed, evaluatorAllowed) { // the evaluator's word stands
+			w.Allowed = allowedBy(cfg, st, w)
+		}
 		out[i] = w
 	}
 	return out
@@ -265,4 +285,77 @@ func allowedText(ws []checks.Weakening) string {
 		}
 	}
 	return fmt.Sprintf("; %d weakening(s) of the checks allowed (%s)", len(ws), strings.Join(by, "; "))
+}
+
+// evaluatorAllowed heads what allows a weakening the evaluator judged part of the task.
+const evaluatorAllowed = "the evaluator judged it part of the task"
+
+// judgeTestEdits asks the loop's evaluator (loop.testEdits = judge) whether the weakenings
+// nothing else allows are what the task asks for, once every command gate passes. It returns
+// the evaluator's result, to record with the gates (nil when it was not asked), and the
+// weakenings, those it judged part of the task allowed.
+func (s *Store) judgeTestEdits(ctx context.Context, r judgeRun, ws []checks.Weakening) (*GateResult, []checks.Weakening) {
+	todo := blocking(ws)
+	if r.cfg.TestEdits != TestEditsJudge || r.cfg.Evaluator == nil || len(todo) == 0 || !Verified(r.gates) || ctx.Err() != nil {
+		return nil, ws
+	}
+	ev := r.cfg.Evaluator
+	cond := testEditsCondition(todo)
+	info := &JudgeInfo{Condition: cond, Evaluator: ev.Command, Key: verdictKey(ev.Command, cond, r.tree.String(), r.message)}
+	res := GateResult{Name: testEditsJudge, ExitCode: -1, Judge: info}
+	switch {
+	case s.cachedVerdict(r.name, r.st, &res):
+		info = res.Judge
+	case r.budget && r.st.EvaluatorRuns+ranJudges(r.gates) >= ev.budget(r.st):
+		res.Status, info.Verdict = GateSkip, VerdictBudget
+		info.Reason = "the evaluator budget is spent, so the test edits were not judged"
+	default:
+		in, err := s.judgeInput(ctx, r)
+		if err != nil {
+			res.Status, info.Verdict, info.Reason = GateError, VerdictFailed, fmt.Sprintf("the evaluator was not run: %v", err)
+			break
+		}
+		in.Condition = cond
+		input, cut := judge.Build(in)
+		info.InputCut = cut
+		runEvaluator(ctx, ev, input, &res, r.opts)
+	}
+	if res.Tail == "" {
+		res.Tail = judgeTail(info)
+	}
+	if res.Status != GatePass {
+		return &res, ws
+	}
+	out := make([]checks.Weakening, len(ws))
+	for i, w := range ws {
+		if w.Allowed == "" {
+			w.Allowed = evaluatorAllowed + ": " + textutil.FirstLine(textutil.OrDefaultString(info.Reason, "no reason given"))
+		}
+		out[i] = w
+	}
+	return &res, out
+}
+
+// ranJudges counts the evaluator runs among results.
+func ranJudges(results []GateResult) int {
+	n := 0
+	for _, g := range results {
+		if g.Judge != nil && g.Judge.Ran {
+			n++
+		}
+	}
+	return n
+}
+
+// testEditsCondition is what the evaluator judges of the test edits: that they are what the
+// task asks for, with each weakening's reason and lines.
+func testEditsCondition(ws []checks.Weakening) string {
+	var b strings.Builder
+	b.WriteString("The changes below weaken tests or test configuration that existed when the loop started. " +
+		"The condition is met only if the task itself asks for these changes (the tests are obsolete, wrong, or the subject of the task), " +
+		"not if they make failing checks pass instead of fixing the code:\n")
+	for _, w := range ws {
+		fmt.Fprintf(&b, "\n- %s\n%s\n", w.Why, w.Hunk)
+	}
+	return b.String()
 }

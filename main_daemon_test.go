@@ -26,7 +26,9 @@ func cmdGitDaemon(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.MkdirAll(base, 0o777))
 	port, err := freePort()
 	ts.Check(err)
-	cmd := exec.Command("git", "daemon", "--enable=receive-pack", "--export-all", "--reuseaddr",
+	// git-daemon itself, not `git daemon`: git would run it as a child that killing git
+	// leaves serving on the port after the script.
+	cmd := exec.Command(gitDaemonPath(), "--enable=receive-pack", "--export-all", "--reuseaddr",
 		"--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), "--base-path="+base, base)
 	cmd.Env = append(os.Environ(), "HOME="+ts.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+ts.Getenv("GIT_CONFIG_GLOBAL"))
 	ts.Check(cmd.Start())
@@ -60,12 +62,21 @@ func scriptCondition(cond string) (bool, error) {
 }
 
 func haveGitDaemon() bool {
-	execPath, err := exec.Command("git", "--exec-path").Output()
-	if err != nil {
+	p := gitDaemonPath()
+	if p == "" {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(strings.TrimSpace(string(execPath)), "git-daemon"))
+	_, err := os.Stat(p)
 	return err == nil
+}
+
+// gitDaemonPath is git-daemon's program in git's exec path, or "".
+func gitDaemonPath() string {
+	execPath, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(strings.TrimSpace(string(execPath)), "git-daemon")
 }
 
 // freePort is a TCP port of 127.0.0.1 that was free a moment ago.

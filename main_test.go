@@ -19,13 +19,15 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	markSuite()
 	testscript.Main(afterRun{m, realagents.RemoveBuild}, map[string]func(){
 		"git-loop": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 
 // afterRun runs the tests, then cleans up what they left for the whole process (the
-// git-loop binary the real-agent tests built).
+// git-loop binary the real-agent tests built), and fails when a process the suite started
+// still runs (see leftovers).
 type afterRun struct {
 	m       *testing.M
 	cleanup func()
@@ -33,7 +35,12 @@ type afterRun struct {
 
 func (a afterRun) Run() int {
 	defer a.cleanup()
-	return a.m.Run()
+	code := a.m.Run()
+	if left := leftovers(10 * time.Second); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d processes the suite started still run after its last test:\n  %s\n", len(left), strings.Join(left, "\n  "))
+		return 1
+	}
+	return code
 }
 
 // TestScripts runs the end-to-end scenarios in testdata/script, one behaviour per file.
@@ -83,6 +90,7 @@ func hermeticGit(env *testscript.Env) error {
 		env.Setenv(k, v)
 	}
 	toolchainEnv(env)
+	env.Setenv(suiteMarkEnv, os.Getenv(suiteMarkEnv)) // testscript builds the scripts' environment anew
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -26,7 +27,8 @@ func GitLoop(moduleDir string) (string, time.Duration, error) {
 	built.once.Do(func() {
 		first = true
 		start := time.Now()
-		built.dir, built.err = os.MkdirTemp("", "git-loop-e2e-")
+		sweepBuilds()
+		built.dir, built.err = os.MkdirTemp("", fmt.Sprintf("%s%d-", buildPrefix, os.Getpid()))
 		if built.err != nil {
 			built.err = fmt.Errorf("build git-loop: %w", built.err)
 			return
@@ -45,6 +47,29 @@ func GitLoop(moduleDir string) (string, time.Duration, error) {
 		return built.exe, 0, built.err
 	}
 	return built.exe, built.took, built.err
+}
+
+// buildPrefix starts the name of the directory GitLoop builds into, then the test process's
+// id and a dash.
+const buildPrefix = "git-loop-e2e-"
+
+// sweepBuilds removes the build directories of test processes that no longer run: a run
+// killed by go test's timeout never reaches RemoveBuild. Only where /proc tells whether a
+// process runs; elsewhere nothing is removed.
+func sweepBuilds() {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		return
+	}
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), buildPrefix+"*"))
+	for _, d := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(filepath.Base(d), buildPrefix), "%d-", &pid); err != nil || pid <= 0 {
+			continue // an older run's name, with no process id: left alone
+		}
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); os.IsNotExist(err) {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // RemoveBuild removes what GitLoop built; TestMain calls it once the tests have run.

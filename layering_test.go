@@ -22,9 +22,10 @@ import (
 // and snapshots/ignore (git's wildmatch) are leaves anyone below main may use; hooks/manpage
 // is the manual page main installs. The CLI reaches gitstore only through the packages.
 var allowedImports = map[string][]string{
-	".":             {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
-	"hooks/manpage": {},
-	"hooks":         {"loop", "loop/report"},
+	".":                {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
+	"hooks/manpage":    {},
+	"hooks":            {"loop", "loop/report"},
+	"hooks/realagents": {},
 
 	"loop/driver":   {"loop", "loop/report", "loop/spec", "loop/internal/textutil", "gitstore"},
 	"loop/importer": {"loop", "loop/review", "loop/internal/textutil"},

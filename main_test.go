@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -19,7 +17,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	markSuite()
+	realagents.MarkSuite()
 	testscript.Main(afterRun{m, realagents.RemoveBuild}, map[string]func(){
 		"git-loop": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 	})
@@ -35,12 +33,7 @@ type afterRun struct {
 
 func (a afterRun) Run() int {
 	defer a.cleanup()
-	code := a.m.Run()
-	if left := leftovers(10 * time.Second); len(left) > 0 {
-		fmt.Fprintf(os.Stderr, "FAIL: %d processes the suite started still run after its last test:\n  %s\n", len(left), strings.Join(left, "\n  "))
-		return 1
-	}
-	return code
+	return realagents.CheckLeftovers(a.m.Run())
 }
 
 // TestScripts runs the end-to-end scenarios in testdata/script, one behaviour per file.
@@ -90,7 +83,7 @@ func hermeticGit(env *testscript.Env) error {
 		env.Setenv(k, v)
 	}
 	toolchainEnv(env)
-	env.Setenv(suiteMarkEnv, os.Getenv(suiteMarkEnv)) // testscript builds the scripts' environment anew
+	env.Setenv(realagents.SuiteMarkEnv, os.Getenv(realagents.SuiteMarkEnv)) // testscript builds the scripts' environment anew
 	return nil
 }
 
@@ -170,47 +163,15 @@ func cmdSlashCommand(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // cmdPacked runs `packed`: it waits until the repository of the script's directory is
-// packed (see awaitPacked), as the roll-ups a loop's iterations start in the background
+// packed (see realagents.AwaitPacked), as the roll-ups a loop's iterations start in the background
 // leave it.
 func cmdPacked(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: packed")
 	}
-	if err := awaitPacked(ts.MkAbs(".")); err != nil {
+	if err := realagents.AwaitPacked(ts.MkAbs(".")); err != nil {
 		ts.Fatalf("packed: %v", err)
 	}
-}
-
-// awaitPacked waits until the repository at dir has no loose objects and no maintenance
-// running (objects/maintenance.lock, gc.pid), and has stayed so for a moment (a roll-up just
-// started takes its lock within milliseconds). It gives up after two minutes.
-func awaitPacked(dir string) error {
-	objects := filepath.Join(dir, ".git", "objects")
-	settled := func() bool {
-		return looseObjects(objects) == 0 && !exists(filepath.Join(objects, "maintenance.lock")) && !exists(filepath.Join(dir, ".git", "gc.pid"))
-	}
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if settled() {
-			time.Sleep(300 * time.Millisecond)
-			if settled() {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("after two minutes, %d loose objects remain in %s, or maintenance still runs", looseObjects(objects), objects)
-		}
-	}
-}
-
-// looseObjects counts the loose objects in an objects directory's fan-out directories.
-func looseObjects(objects string) int {
-	names, _ := filepath.Glob(filepath.Join(objects, "[0-9a-f][0-9a-f]", "*"))
-	return len(names)
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 var goEnvCache sync.Map

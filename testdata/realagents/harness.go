@@ -125,10 +125,6 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // environ is the environment of everything the Env runs: nothing of the developer's but
 // PATH (the wrapper first), the language and the Go caches; a throwaway home; git reading
 // only the Env's configuration; the agent pointed at the mock.
-// SuiteMarkEnv marks every process the test suite starts (its value is the suite's process
-// id), so that the suite can find any still running after its last test.
-const SuiteMarkEnv = "GITLOOP_TEST_SUITE"
-
 func (e *Env) environ() []string {
 	env := []string{
 		"PATH=" + e.bin + string(os.PathListSeparator) + os.Getenv("PATH"),

@@ -53,6 +53,9 @@ type installResult struct {
 	err  error
 }
 
+// announceOnce says, before the first download, what is downloaded and where.
+var announceOnce sync.Once
+
 // Install installs a (once per process) into CacheDir with `npm install --prefix DIR
 // --no-audit --no-fund PACKAGE@VERSION`, unless it is there already. A new install goes
 // into a temporary directory renamed into place when complete, so a killed install leaves
@@ -91,6 +94,9 @@ func install(a Agent) (Installed, error) {
 	if err := os.MkdirAll(root, 0o777); err != nil {
 		return Installed{}, fmt.Errorf("%w: create the agent cache: %v", ErrUnavailable, err)
 	}
+	announceOnce.Do(func() { // go test shows a passing package's output with -v only: also in the README
+		fmt.Fprintf(os.Stderr, "git-loop's real-agent tests: installing the agents' CLIs from npm into %s, once (about 0.9 GB in all); %s=0 skips them\n", root, EnvVar)
+	})
 	tmp, err := os.MkdirTemp(root, a.dirName()+".tmp-")
 	if err != nil {
 		return Installed{}, fmt.Errorf("%w: create a directory to install %s: %v", ErrUnavailable, a.Spec(), err)

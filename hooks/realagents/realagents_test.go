@@ -1,11 +1,12 @@
 //go:build unix
 
-package main
+package realagents_test
 
 import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +16,13 @@ import (
 	"github.com/git-loop/git-loop/testdata/mockmodel"
 	"github.com/git-loop/git-loop/testdata/realagents"
 )
+
+func TestMain(m *testing.M) {
+	realagents.MarkSuite()
+	code := m.Run()
+	realagents.RemoveBuild()
+	os.Exit(realagents.CheckLeftovers(code))
+}
 
 // The end-to-end suite against the real agents' binaries (testdata/realagents, README
 // "Testing with the real agents"): each test is one scenario, run with each agent as a
@@ -26,7 +34,10 @@ import (
 const agentTimeout = 3 * time.Minute
 
 // payloadDir is where GITLOOP_REAL_AGENTS_SAVE=1 writes the hook payloads the agents sent.
-var payloadDir = filepath.Join("testdata", "realagents", "payloads")
+var payloadDir = filepath.Join(moduleDir, "testdata", "realagents", "payloads")
+
+// moduleDir is the module's root, from this package's directory.
+const moduleDir = "../.."
 
 // task is the loop's task and the agent's prompt.
 const task = "Fix Sub in calc/calc.go: it must return a minus b. Change only calc/calc.go. " +
@@ -35,7 +46,7 @@ const task = "Fix Sub in calc/calc.go: it must return a minus b. Change only cal
 // builtGitLoop is git-loop built from this module (once per process).
 func builtGitLoop(t *testing.T) string {
 	t.Helper()
-	exe, took, err := realagents.GitLoop(".")
+	exe, took, err := realagents.GitLoop(moduleDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -816,7 +827,7 @@ func TestRealAgentHousekeeping(t *testing.T) {
 			t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
 		}
 		checkLog(t, e, "continue", "complete")
-		if err := awaitPacked(e.Repo); err != nil {
+		if err := realagents.AwaitPacked(e.Repo); err != nil {
 			t.Fatal(err)
 		}
 		e.Fsck()

@@ -160,8 +160,8 @@ const kindConfirm = "confirm"
 // passed on the tree judged at the checkpoint; when the loop's worktree is no longer that
 // tree (edited or checkpointed since), it is snapshotted and the gates run on it again,
 // recorded as a judged iteration of kind confirm (even past the iteration limit: a person
-// asked for it). The loop completes only if no gate fails and no check is weaker than at the
-// loop's start; a blocked gate pauses it, and a
+// asked for it). The loop completes only if no gate fails, the gates verified something (not
+// all skipped) and no check is weaker than at the loop's start; a blocked gate pauses it, and a
 // failing one sends it back to active (paused when no iteration is left) with the gate's
 // output in the reason, for the agent to meet at its next stop. A worktree that is gone
 // leaves the recorded snapshot to confirm, when that is the judged tree.
@@ -235,6 +235,9 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 		if c.Verify == verifyExecution && !passed[c.Gate] {
 			unmet = append(unmet, "criterion "+c.Name)
 		}
+	}
+	if len(failing) == 0 && !Verified(results) && (cfg.Exit == exitBoth || cfg.Exit == exitGates) {
+		unmet = append(unmet, unmetAllSkipped) // as assess: gates that all skipped verified nothing
 	}
 	// The judgement is a stop's: checks weakened since the start keep it from completing.
 	weakened, err := s.weakenings(cfg, st, snap.Tree)

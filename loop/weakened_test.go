@@ -54,3 +54,22 @@ func TestApproveAllTheStopFound(t *testing.T) {
 		t.Fatalf("after approve: %s: %s", r.Verdict.Decision, r.Verdict.Reason)
 	}
 }
+
+// TestWeakenedTextBounded: a stop that weakened many tests (a test directory deleted, a skip
+// in each) tells the agent of the first few, with how many more and where they are listed,
+// not every one: the message goes into the agent's context at each stop.
+func TestWeakenedTextBounded(t *testing.T) {
+	s, dir, src := startWithTests(t, 300)
+	skipped := strings.ReplaceAll(src, "(t *testing.T) {\n", "(t *testing.T) {\n\tt.Skip()\n")
+	if err := os.WriteFile(filepath.Join(dir, "calc_test.go"), []byte(skipped), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	r := stop(t, s, StopInput{Message: "<promise>DONE</promise>"})
+	msg := r.Verdict.ForAgent
+	if got := strings.Count(msg, "was added to"); got != maxStateWeakenings {
+		t.Errorf("the message lists %d weakenings, want the first %d", got, maxStateWeakenings)
+	}
+	if !strings.Contains(msg, "and 290 more (`git loop show g 1` lists them all)") || len(msg) > 8<<10 {
+		t.Errorf("the message (%d bytes) does not say how many more:\n%s", len(msg), msg)
+	}
+}

@@ -351,7 +351,58 @@ func skipsAdded(lang, p string, d lineDiff) []Weakening {
 			break
 		}
 	}
+	return append(out, returnsAdded(lang, p, d)...)
+}
+
+// returnsAdded reports each bare return added at the top level of the body of a test that
+// existed at start with lines after it: it ends the test before its checks run. A return
+// inside a condition, or in a new test, is not reported.
+func returnsAdded(lang, p string, d lineDiff) []Weakening {
+	var out []Weakening
+	var newTests []testAt
+	var oldNames map[string]bool
+	for _, i := range d.added {
+		if !reBareReturn.MatchString(d.newLines[i]) {
+			continue
+		}
+		if newTests == nil {
+			newTests = findTests(lang, d.newLines)
+			oldNames = map[string]bool{}
+			for _, t := range findTests(lang, d.oldLines) {
+				oldNames[t.Name] = true
+			}
+		}
+		n := i + 1
+		for _, t := range newTests {
+			if n <= t.Start || n > t.End || !oldNames[t.Name] || indentOf(d.newLines[i]) != bodyIndent(d.newLines, t) || !codeAfter(d.newLines, n, t.End) {
+				continue
+			}
+			out = append(out, weakening(KindSkipAdded, p, n, t.Name,
+				fmt.Sprintf("`%s` was added to %s at %s:%d: it ends the test before its checks run", strings.TrimSpace(d.newLines[i]), t.Name, p, n), "+"+d.newLines[i]))
+		}
+	}
 	return out
+}
+
+// bodyIndent is the indentation of the first line of a test's body.
+func bodyIndent(lines []string, t testAt) int {
+	for j := t.Start; j < t.End && j < len(lines); j++ { // lines[t.Start] is the line after the declaration
+		if strings.TrimSpace(lines[j]) != "" {
+			return indentOf(lines[j])
+		}
+	}
+	return -1
+}
+
+// codeAfter reports whether lines after line n (1-based) up to end hold more than closing
+// brackets.
+func codeAfter(lines []string, n, end int) bool {
+	for j := n; j < end && j < len(lines); j++ {
+		if t := strings.TrimSpace(lines[j]); t != "" && strings.Trim(t, "});,]") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // hunk shows the removed lines, and the lines the test has now that it did not have.

@@ -230,3 +230,48 @@ func TestGateFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFindTurnedOff: a test of start turned off without a skip marker — a bare return before
+// its checks, or its checks put under a condition that is never true — is a skip; a return
+// inside a condition, or in a new test, is not.
+func TestFindTurnedOff(t *testing.T) {
+	rsTest := "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 2), 4);\n}\n"
+	tests := []struct {
+		name     string
+		path     string
+		old, new string
+		want     []string
+	}{
+		{"go: return first", "calc_test.go", goTest, strings.Replace(goTest, "func TestAdd(t *testing.T) {\n", "func TestAdd(t *testing.T) {\n\treturn\n", 1),
+			[]string{"skip-added calc_test.go:6 TestAdd"}},
+		{"go: if false", "calc_test.go", goTest, strings.Replace(goTest, "\tif got := Add(2, 2); got != 4 {\n\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n",
+			"\tif false {\n\tif got := Add(2, 2); got != 4 {\n\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n\t}\n", 1),
+			[]string{"skip-added calc_test.go:6 TestAdd"}},
+		{"go: return in a condition", "calc_test.go", goTest, strings.Replace(goTest, "\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n", "\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n\t\treturn\n", 1), nil},
+		{"go: return in a new test", "calc_test.go", goTest, goTest + "\nfunc TestLater(t *testing.T) {\n\treturn\n\tt.Error(\"x\")\n}\n", nil},
+		{"python: return first", "test_calc.py", pyTest, strings.Replace(pyTest, "def test_add():\n", "def test_add():\n    return\n", 1),
+			[]string{"skip-added test_calc.py:5 test_add"}},
+		{"python: if False", "test_calc.py", pyTest, strings.Replace(pyTest, "    assert add(2, 2) == 4\n", "    if False:\n        assert add(2, 2) == 4\n", 1),
+			[]string{"skip-added test_calc.py:5 test_add"}},
+		{"js: return first", "calc.test.js", jsTest, strings.Replace(jsTest, "test('adds', () => {\n", "test('adds', () => {\n  return;\n", 1),
+			[]string{"skip-added calc.test.js:6 adds"}},
+		{"rust: return first", "tests/add.rs", rsTest, strings.Replace(rsTest, "fn adds() {\n", "fn adds() {\n    return;\n", 1),
+			[]string{"skip-added tests/add.rs:5 adds"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+			var keys []string
+			for _, w := range got {
+				k := w.Kind + " " + w.Path + ":" + strconv.Itoa(w.Line)
+				if w.Test != "" {
+					k += " " + w.Test
+				}
+				keys = append(keys, k)
+			}
+			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
+			}
+		})
+	}
+}

@@ -275,3 +275,44 @@ func TestFindTurnedOff(t *testing.T) {
 		})
 	}
 }
+
+// TestFindRenamedTest: a test renamed with its body unchanged still runs every check it ran,
+// so it is not removed; renamed with its body changed, or renamed out of the runner's sight,
+// it is.
+func TestFindRenamedTest(t *testing.T) {
+	tests := []struct {
+		name     string
+		path     string
+		old, new string
+		want     []string
+	}{
+		{"go: renamed", "calc_test.go", goTest, strings.Replace(goTest, "func TestAdd(", "func TestAddition(", 1), nil},
+		{"go: renamed and its expectation changed", "calc_test.go", goTest,
+			strings.Replace(strings.Replace(goTest, "func TestAdd(", "func TestAddition(", 1), "got != 4", "got != 0", 1),
+			[]string{"test-removed calc_test.go:5 TestAdd"}},
+		{"go: renamed out of the runner's sight", "calc_test.go", goTest, strings.Replace(goTest, "func TestAdd(", "func testAdd(", 1),
+			[]string{"test-removed calc_test.go:5 TestAdd"}},
+		{"python: renamed", "test_calc.py", pyTest, strings.Replace(pyTest, "def test_add(", "def test_add_two(", 1), nil},
+		{"js: described anew", "calc.test.js", jsTest, strings.Replace(jsTest, "test('adds'", "test('adds two numbers'", 1), nil},
+		{"two removed, one renamed", "test_calc.py", pyTest, "from calc import add\n\n\ndef test_sum():\n    assert add(2, 2) == 4\n",
+			[]string{"test-removed test_calc.py:8 test_neg"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+			var keys []string
+			for _, w := range got {
+				keys = append(keys, w.Kind+" "+w.Path+":"+strconv.Itoa(w.Line)+" "+w.Test)
+			}
+			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
+			}
+		})
+	}
+	split := strings.Index(goTest, "func TestSub")
+	moved := []Change{{"calc_test.go", []byte(goTest), []byte(goTest[:split])},
+		{"sub_test.go", nil, []byte("package calc\n\nimport \"testing\"\n\n" + strings.Replace(goTest[split:], "TestSub(", "TestSubtract(", 1))}}
+	if got := Find(moved, nil); len(got) != 0 {
+		t.Errorf("a test renamed into another file: %+v", got)
+	}
+}

@@ -316,3 +316,43 @@ func TestFindRenamedTest(t *testing.T) {
 		t.Errorf("a test renamed into another file: %+v", got)
 	}
 }
+
+// TestFindAssertionReformatted: an assertion reformatted across lines (rustfmt, black), or
+// whose failure message alone changed, checks what it checked; one whose checked values
+// changed, inside a string or not, does not.
+func TestFindAssertionReformatted(t *testing.T) {
+	rsTest := "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 2), 4);\n}\n"
+	pyStr := "def test_greet():\n    assert greet() == \"hi, you\"\n"
+	tests := []struct {
+		name     string
+		path     string
+		old, new string
+		want     []string
+	}{
+		{"rust: rustfmt splits it", "tests/add.rs", rsTest, strings.Replace(rsTest, "assert_eq!(add(2, 2), 4);", "assert_eq!(\n        add(2, 2),\n        4\n    );", 1), nil},
+		{"rust: a message added", "tests/add.rs", rsTest, strings.Replace(rsTest, "assert_eq!(add(2, 2), 4);", "assert_eq!(add(2, 2), 4, \"two and two\");", 1), nil},
+		{"rust: split and changed", "tests/add.rs", rsTest, strings.Replace(rsTest, "assert_eq!(add(2, 2), 4);", "assert_eq!(\n        add(2, 2),\n        5\n    );", 1),
+			[]string{"assertion-removed tests/add.rs:5 adds"}},
+		{"python: black wraps it", "test_calc.py", pyTest, strings.Replace(pyTest, "    assert add(2, 2) == 4\n", "    assert (\n        add(2, 2) == 4\n    ), \"two and two\"\n", 1), nil},
+		{"python: a message added", "test_calc.py", pyTest, strings.Replace(pyTest, "assert add(2, 2) == 4", "assert add(2, 2) == 4, \"two and two\"", 1), nil},
+		{"python: the expected string changed after its comma", "test_calc.py", pyStr, strings.Replace(pyStr, "hi, you", "hi, me", 1),
+			[]string{"assertion-removed test_calc.py:2 test_greet"}},
+		{"python: or True", "test_calc.py", pyTest, strings.Replace(pyTest, "assert add(2, 2) == 4", "assert add(2, 2) == 4 or True", 1),
+			[]string{"assertion-removed test_calc.py:5 test_add"}},
+		{"go: the failure message reworded", "calc_test.go", goTest, strings.Replace(goTest, `t.Errorf("Add(2, 2) = %d, want 4", got)`, `t.Errorf("Add(2, 2) gave %d; want 4", got)`, 1), nil},
+		{"go: Errorf made Logf", "calc_test.go", goTest, strings.Replace(goTest, `t.Errorf("Add(2, 2)`, `t.Logf("Add(2, 2)`, 1),
+			[]string{"assertion-removed calc_test.go:7 TestAdd"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+			var keys []string
+			for _, w := range got {
+				keys = append(keys, w.Kind+" "+w.Path+":"+strconv.Itoa(w.Line)+" "+w.Test)
+			}
+			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
+			}
+		})
+	}
+}

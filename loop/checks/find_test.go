@@ -356,3 +356,32 @@ func TestFindAssertionReformatted(t *testing.T) {
 		})
 	}
 }
+
+// TestFindRunnerOptions: options that make a runner run no test, or fewer, or drop its
+// coverage threshold, added where the runner reads its options, are filters; options that
+// change only how tests run are not.
+func TestFindRunnerOptions(t *testing.T) {
+	for _, tt := range []struct {
+		path, old, new string
+		weakens        bool
+	}{
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --co\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --collect-only\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --lf\n", true},
+		{"setup.cfg", "[tool:pytest]\naddopts = -q\n", "[tool:pytest]\naddopts = -q --last-failed --last-failed-no-failures none\n", true},
+		{"pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"--cov=calc --cov-fail-under=90\"\n", "[tool.pytest.ini_options]\naddopts = \"--cov=calc --cov-fail-under=90 -p no:cov\"\n", true},
+		{"tox.ini", "[testenv]\ncommands = pytest --cov\n", "[testenv]\ncommands = pytest --cov --no-cov\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --sw\n", true},
+		{".cargo/config.toml", "[alias]\n", "[alias]\nt = \"test --no-run\"\n", true},
+		{"jest.config.js", "module.exports = {};\n", "module.exports = { onlyChanged: true };\n", true},
+		{"package.json", "{\"scripts\": {\"unit\": \"jest\"}}\n", "{\"scripts\": {\"unit\": \"jest --testNamePattern=add\"}}\n", true},
+		{".mocharc.yml", "spec: test\n", "spec: test\ngrep: add\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -p no:cacheprovider -x --tb=short\n", false},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -n auto --durations=10\n", false},
+	} {
+		got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+		if (len(got) > 0) != tt.weakens {
+			t.Errorf("%s: %q → %q: got %+v, want weakened %v", tt.path, tt.old, tt.new, got, tt.weakens)
+		}
+	}
+}

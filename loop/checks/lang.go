@@ -27,7 +27,7 @@ type marker struct {
 }
 
 // neverTrue is why a condition that never holds turns tests off.
-const neverTrue = "puts the code under it under a condition that never holds, so it never runs"
+const neverTrue = "makes the code below it conditional on something that never holds, so it never runs"
 
 // reBareReturn matches a return with no value, which in a test's body ends the test.
 var reBareReturn = regexp.MustCompile(`^\s*return\s*;?\s*$`)

@@ -224,6 +224,11 @@ func TestGateFiles(t *testing.T) {
 		{"npm test --silent", nil},
 		{"cd web && npm run build", nil},
 		{"cargo test --offline", nil},
+		{"cat cover.txt", nil}, // what a gate reads is its input, not the check
+		{"grep -q start docs/commands.txt", nil},
+		{"python3 scripts/run_tests.py -v", []string{"scripts/run_tests.py"}},
+		{"CI=1 bash -e ci/test.sh; node tools/check.mjs", []string{"ci/test.sh", "tools/check.mjs"}},
+		{"go build ./... && ./bin/verify cover.out", []string{"bin/verify"}},
 	} {
 		if got := GateFiles([]string{tt.run}); strings.Join(got, "|") != strings.Join(tt.want, "|") {
 			t.Errorf("GateFiles(%q) = %q, want %q", tt.run, got, tt.want)

@@ -24,7 +24,7 @@ func continuation(cfg *Config, next State, obs Observation, unmet []string, fail
 		b.WriteString("Your <promise> was inside code (backticks or a fenced block), where it does not count: write it as plain text.\n")
 	}
 	b.WriteString(failingSummaries(failing))
-	b.WriteString(weakenedText(cfg.Name, blocking(obs.Weakened), obs.Gates))
+	b.WriteString(weakenedText(cfg.Name, next.Iteration, blocking(obs.Weakened), obs.Gates))
 	switch {
 	case layer != "" && evidence.Name == layer && evidence.Judge != nil:
 		j := evidence.Judge

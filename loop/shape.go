@@ -160,7 +160,8 @@ const kindConfirm = "confirm"
 // passed on the tree judged at the checkpoint; when the loop's worktree is no longer that
 // tree (edited or checkpointed since), it is snapshotted and the gates run on it again,
 // recorded as a judged iteration of kind confirm (even past the iteration limit: a person
-// asked for it). The loop completes only if no gate fails; a blocked gate pauses it, and a
+// asked for it). The loop completes only if no gate fails, the gates verified something (not
+// all skipped) and no check is weaker than at the loop's start; a blocked gate pauses it, and a
 // failing one sends it back to active (paused when no iteration is left) with the gate's
 // output in the reason, for the agent to meet at its next stop. A worktree that is gone
 // leaves the recorded snapshot to confirm, when that is the judged tree.
@@ -235,6 +236,18 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 			unmet = append(unmet, "criterion "+c.Name)
 		}
 	}
+	if len(failing) == 0 && !Verified(results) && (cfg.Exit == exitBoth || cfg.Exit == exitGates) {
+		unmet = append(unmet, unmetAllSkipped) // as assess: gates that all skipped verified nothing
+	}
+	// The judgement is a stop's: checks weakened since the start keep it from completing.
+	weakened, err := s.weakenings(cfg, st, snap.Tree)
+	if err != nil {
+		return nil, err
+	}
+	next.Weakened = capWeakenings(blocking(weakened))
+	if n := len(blocking(weakened)); n > 0 {
+		unmet = append(unmet, unmetWeakened(n))
+	}
 	const since = "the worktree changed since the gates passed"
 	layer, evidence := route(cfg, failing)
 	decision := DecideComplete
@@ -258,7 +271,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 		}
 	}
 	rec := &Iteration{Number: next.Iteration, Kind: kindConfirm, At: now, Snapshot: next.Snapshot, Tree: next.Tree, Changed: changed,
-		Files: snap.Files, Hashed: snap.Hashed, Decision: decision, Reason: next.Reason, Gates: results, Layer: layer, Unmet: unmet}
+		Files: snap.Files, Hashed: snap.Hashed, Decision: decision, Reason: next.Reason, Gates: results, Layer: layer, Unmet: unmet, Weakened: weakened}
 	ch := &change{state: next, iteration: rec, snapshot: snapCommit, decision: decision,
 		subject: fmt.Sprintf("loop %s: iteration %d: %s (%s)", name, next.Iteration, decision, textutil.FirstLine(next.Reason))}
 	if decision != DecideContinue {

@@ -199,9 +199,10 @@ func unmetWeakened(n int) string {
 	return fmt.Sprintf("the checks as strong as at start (%d weakenings)", n)
 }
 
-// weakenedText is the continuation's part on weakenings: each with its reason and lines,
-// and what to do.
-func weakenedText(name string, ws []checks.Weakening, gates []GateResult) string {
+// weakenedText is the continuation's part on the weakenings iteration found: the first ten
+// with their reasons and lines, how many more, what the evaluator said of them (if it
+// judged them), and what to do.
+func weakenedText(name string, iteration int, ws []checks.Weakening, gates []GateResult) string {
 	if len(ws) == 0 {
 		return ""
 	}
@@ -213,11 +214,14 @@ func weakenedText(name string, ws []checks.Weakening, gates []GateResult) string
 	}
 	var b strings.Builder
 	b.WriteString("\nThe checks are weaker than at the loop's start; a check you change cannot vouch for the code, so this cannot complete:\n")
-	for _, w := range ws {
+	for _, w := range capWeakenings(ws) { // the message goes into the agent's context at each stop
 		fmt.Fprintf(&b, "\n- %s\n", w.Why)
 		if w.Hunk != "" {
 			b.WriteString(fence(w.Hunk) + "\n")
 		}
+	}
+	if more := len(ws) - maxStateWeakenings; more > 0 {
+		fmt.Fprintf(&b, "\n… and %d more (`git loop show %s %d` lists them all)\n", more, name, iteration)
 	}
 	b.WriteString(judged)
 	fmt.Fprintf(&b, "\nRestore them and fix the code instead. If the task really is to change these tests, say so to the person: they can allow it with `git loop approve %s`.\n", name)

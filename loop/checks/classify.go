@@ -78,17 +78,46 @@ func configKind(p string) string {
 // relative path with a directory or an extension (check.sh, ./ci/test, scripts/run.py).
 var reGateFile = regexp.MustCompile(`^(?:\./)?(?:[\w.-]+/)*[\w.-]+$`)
 
-// GateFiles are the files the gates' commands name (`sh check.sh`, `./ci/test`,
-// `python3 scripts/run_tests.py`): the scripts that are the checks themselves.
+// interpreters run the script their first argument names.
+var interpreters = []string{"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "python2", "node", "ruby", "perl",
+	"php", "pwsh", "bats", "deno", "bun", "tsx", "ts-node", "Rscript", "tclsh", "lua"}
+
+// GateFiles are the scripts the gates' commands run (`sh check.sh`, `./ci/test`, `python3
+// scripts/run_tests.py`): a command segment's program when it is a path in the worktree, or
+// the script an interpreter is given. The files a gate's programs read (`grep -q x
+// docs/commands.txt`, `cat cover.txt`) are its input, not the check.
 func GateFiles(runs []string) []string {
 	var out []string
+	add := func(word string) {
+		if !reGateFile.MatchString(word) || !(strings.Contains(word, "/") || path.Ext(word) != "") {
+			return
+		}
+		if p := path.Clean(word); !slices.Contains(out, p) && !strings.HasPrefix(p, "..") {
+			out = append(out, p)
+		}
+	}
 	for _, run := range runs {
-		for _, word := range strings.FieldsFunc(run, func(r rune) bool { return strings.ContainsRune(" \t;&|()<>'\"", r) }) {
-			if !reGateFile.MatchString(word) || strings.HasPrefix(word, "-") || !(strings.Contains(word, "/") || path.Ext(word) != "") {
+		for _, seg := range strings.FieldsFunc(run, func(r rune) bool { return strings.ContainsRune(";&|()\n", r) }) {
+			words := strings.FieldsFunc(seg, func(r rune) bool { return strings.ContainsRune(" \t'\"<>", r) })
+			for len(words) > 0 && (strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "-") || words[0] == "exec" || words[0] == "time" || words[0] == "env") {
+				words = words[1:]
+			}
+			if len(words) == 0 {
 				continue
 			}
-			if p := path.Clean(word); !slices.Contains(out, p) && !strings.HasPrefix(p, "..") {
-				out = append(out, p)
+			prog := path.Base(words[0])
+			if !slices.Contains(interpreters, prog) {
+				add(words[0])
+				continue
+			}
+			for _, w := range words[1:] {
+				if w == "-m" || w == "-c" || w == "-e" && prog != "bash" && prog != "sh" {
+					break // a module or inline code: no script file
+				}
+				if !strings.HasPrefix(w, "-") {
+					add(w)
+					break
+				}
 			}
 		}
 	}

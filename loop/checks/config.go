@@ -206,8 +206,13 @@ func targetsChanged(c Change, gateRuns []string) ([]Weakening, map[string]bool) 
 	return out, exempt
 }
 
-// reFilter matches what narrows the tests a runner runs, or makes failures pass.
-var reFilter = regexp.MustCompile(`(?:^|[\s"'=\[,])(?:-run|-skip|-k|--deselect|--ignore|--ignore-glob|--exclude|--skip|--testPathIgnorePatterns|--passWithNoTests|--pass-with-no-tests|--no-tests=pass)(?:[\s="']|$)` +
+// reFilter matches what narrows the tests a runner runs (to none: pytest --co, cargo test
+// --no-run; to those that failed last or changed), drops its coverage threshold, or makes
+// failures pass.
+var reFilter = regexp.MustCompile(`(?:^|[\s"'=\[,])(?:-run|-skip|-k|--deselect|--ignore|--ignore-glob|--exclude|--skip|--testPathIgnorePatterns|--passWithNoTests|--pass-with-no-tests|--no-tests=pass` +
+	`|--co|--collect-only|--lf|--last-failed|--sw|--stepwise|--no-cov|--no-run|--listTests|--onlyChanged|--changedSince` +
+	`|--testNamePattern|--testPathPattern|--test-name-pattern|--test-skip-pattern|--grep|--fgrep)(?:[\s="']|$)` +
+	`|(?:^|[\s"'])-p\s*no:(?:cov|pytest_cov)\b|\b(?:onlyChanged|testNamePattern|grep|fgrep)["']?\s*:` +
 	`|(?:^|\s)-m\s+["']?not\b|\b(?:testPathIgnorePatterns|modulePathIgnorePatterns|testMatch|testRegex|collect_ignore(?:_glob)?|norecursedirs|testpaths|python_files|python_functions|python_classes|passWithNoTests)\b` +
 	`|\|\|\s*(?:true|:|exit\s+0)\b|(?:^|[;&"'\s])exit\s+0\b|\b(?:autotests|test)\s*=\s*false\b|continue-on-error:\s*true`)
 

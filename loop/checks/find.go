@@ -60,7 +60,7 @@ const maxHunkLines = 12
 func Find(changes []Change, gateRuns []string) []Weakening {
 	var out []Weakening
 	gateFiles := GateFiles(gateRuns)
-	removedTests, addedTests := map[string][]testRef{}, map[string]int{}
+	removedTests, addedTests := map[string][]testRef{}, map[string][]testRef{}
 	for _, c := range changes {
 		d := diffLines(c)
 		oldLang, newLang := testLang(c.Path, c.Old), ""
@@ -70,12 +70,13 @@ func Find(changes []Change, gateRuns []string) []Weakening {
 		if oldLang != "" {
 			for _, t := range d.declared(oldLang, d.removed, d.oldLines) {
 				k := testKey(oldLang, c.Path, t.Name)
-				removedTests[k] = append(removedTests[k], testRef{path: c.Path, test: t})
+				removedTests[k] = append(removedTests[k], testRef{path: c.Path, test: t, body: body(d.oldLines, t)})
 			}
 		}
 		if newLang != "" {
 			for _, t := range d.declared(newLang, d.added, d.newLines) {
-				addedTests[testKey(newLang, c.Path, t.Name)]++
+				k := testKey(newLang, c.Path, t.Name)
+				addedTests[k] = append(addedTests[k], testRef{path: c.Path, test: t, body: body(d.newLines, t)})
 			}
 		}
 		if c.Old != nil && c.New == nil && oldLang != "" && len(findTests(oldLang, d.oldLines)) == 0 {
@@ -219,10 +220,23 @@ func (d lineDiff) declared(lang string, which []int, lines []string) []testAt {
 	return out
 }
 
-// testRef is a test at start and the file it was in.
+// testRef is a test and the file it is in, with its body's hash.
 type testRef struct {
 	path string
 	test testAt
+	body uint64
+}
+
+// body hashes the lines of a test after its declaration, white space runs made one space:
+// a test renamed with the same body checks what it checked.
+func body(lines []string, t testAt) uint64 {
+	h := uint64(14695981039346656037)
+	for j := t.Start; j < t.End && j < len(lines); j++ {
+		if strings.TrimSpace(lines[j]) != "" {
+			h = (h ^ normHash(lines[j])) * 1099511628211
+		}
+	}
+	return h
 }
 
 // testKey names a test across files: Go tests by package directory, others by name alone
@@ -235,11 +249,28 @@ func testKey(lang, p, name string) string {
 }
 
 // testsRemoved reports the tests whose declarations were removed and not added anywhere in
-// the change: per file when the whole file is gone, per test otherwise.
-func testsRemoved(removed map[string][]testRef, added map[string]int, changes []Change) []Weakening {
+// the change, under their name or (renamed) with the same body: per file when the whole file
+// is gone, per test otherwise.
+func testsRemoved(removed, added map[string][]testRef, changes []Change) []Weakening {
+	renamed := map[uint64]int{} // bodies of tests added under a name no removed test had
+	for k, refs := range added {
+		for i := len(removed[k]); i < len(refs); i++ {
+			renamed[refs[i].body]++
+		}
+	}
 	gone := map[string][]testRef{} // by old path
-	for k, refs := range removed {
-		for i := added[k]; i < len(refs); i++ {
+	keys := make([]string, 0, len(removed))
+	for k := range removed {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // which of two same bodies a rename claims does not depend on map order
+	for _, k := range keys {
+		refs := removed[k]
+		for i := len(added[k]); i < len(refs); i++ {
+			if renamed[refs[i].body] > 0 {
+				renamed[refs[i].body]--
+				continue
+			}
 			gone[refs[i].path] = append(gone[refs[i].path], refs[i])
 		}
 	}
@@ -293,6 +324,16 @@ func assertionsRemoved(lang, p string, d lineDiff) []Weakening {
 			gone = append(gone, i+1)
 		}
 	}
+	if len(gone) == 0 {
+		return nil
+	}
+	// An assertion reformatted across lines, or whose failure message alone changed, is
+	// still there: gone are those whose statement the file now has fewer times.
+	oldStmts, newStmts := stmtCounts(lang, d.oldLines), stmtCounts(lang, d.newLines)
+	gone = slices.DeleteFunc(gone, func(n int) bool {
+		st := stmtAt(lang, d.oldLines, n-1)
+		return newStmts[st] >= oldStmts[st]
+	})
 	if len(gone) == 0 {
 		return nil
 	}
@@ -351,7 +392,58 @@ func skipsAdded(lang, p string, d lineDiff) []Weakening {
 			break
 		}
 	}
+	return append(out, returnsAdded(lang, p, d)...)
+}
+
+// returnsAdded reports each bare return added at the top level of the body of a test that
+// existed at start with lines after it: it ends the test before its checks run. A return
+// inside a condition, or in a new test, is not reported.
+func returnsAdded(lang, p string, d lineDiff) []Weakening {
+	var out []Weakening
+	var newTests []testAt
+	var oldNames map[string]bool
+	for _, i := range d.added {
+		if !reBareReturn.MatchString(d.newLines[i]) {
+			continue
+		}
+		if newTests == nil {
+			newTests = findTests(lang, d.newLines)
+			oldNames = map[string]bool{}
+			for _, t := range findTests(lang, d.oldLines) {
+				oldNames[t.Name] = true
+			}
+		}
+		n := i + 1
+		for _, t := range newTests {
+			if n <= t.Start || n > t.End || !oldNames[t.Name] || indentOf(d.newLines[i]) != bodyIndent(d.newLines, t) || !codeAfter(d.newLines, n, t.End) {
+				continue
+			}
+			out = append(out, weakening(KindSkipAdded, p, n, t.Name,
+				fmt.Sprintf("`%s` was added to %s at %s:%d: it ends the test before its checks run", strings.TrimSpace(d.newLines[i]), t.Name, p, n), "+"+d.newLines[i]))
+		}
+	}
 	return out
+}
+
+// bodyIndent is the indentation of the first line of a test's body.
+func bodyIndent(lines []string, t testAt) int {
+	for j := t.Start; j < t.End && j < len(lines); j++ { // lines[t.Start] is the line after the declaration
+		if strings.TrimSpace(lines[j]) != "" {
+			return indentOf(lines[j])
+		}
+	}
+	return -1
+}
+
+// codeAfter reports whether lines after line n (1-based) up to end hold more than closing
+// brackets.
+func codeAfter(lines []string, n, end int) bool {
+	for j := n; j < end && j < len(lines); j++ {
+		if t := strings.TrimSpace(lines[j]); t != "" && strings.Trim(t, "});,]") != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // hunk shows the removed lines, and the lines the test has now that it did not have.

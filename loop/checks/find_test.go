@@ -224,9 +224,169 @@ func TestGateFiles(t *testing.T) {
 		{"npm test --silent", nil},
 		{"cd web && npm run build", nil},
 		{"cargo test --offline", nil},
+		{"cat cover.txt", nil}, // what a gate reads is its input, not the check
+		{"grep -q start docs/commands.txt", nil},
+		{"python3 scripts/run_tests.py -v", []string{"scripts/run_tests.py"}},
+		{"CI=1 bash -e ci/test.sh; node tools/check.mjs", []string{"ci/test.sh", "tools/check.mjs"}},
+		{"go build ./... && ./bin/verify cover.out", []string{"bin/verify"}},
 	} {
 		if got := GateFiles([]string{tt.run}); strings.Join(got, "|") != strings.Join(tt.want, "|") {
 			t.Errorf("GateFiles(%q) = %q, want %q", tt.run, got, tt.want)
+		}
+	}
+}
+
+// TestFindTurnedOff: a test of start turned off without a skip marker — a bare return before
+// its checks, or its checks put under a condition that is never true — is a skip; a return
+// inside a condition, or in a new test, is not.
+func TestFindTurnedOff(t *testing.T) {
+	rsTest := "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 2), 4);\n}\n"
+	tests := []struct {
+		name     string
+		path     string
+		old, new string
+		want     []string
+	}{
+		{"go: return first", "calc_test.go", goTest, strings.Replace(goTest, "func TestAdd(t *testing.T) {\n", "func TestAdd(t *testing.T) {\n\treturn\n", 1),
+			[]string{"skip-added calc_test.go:6 TestAdd"}},
+		{"go: if false", "calc_test.go", goTest, strings.Replace(goTest, "\tif got := Add(2, 2); got != 4 {\n\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n",
+			"\tif false {\n\tif got := Add(2, 2); got != 4 {\n\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n\t}\n\t}\n", 1),
+			[]string{"skip-added calc_test.go:6 TestAdd"}},
+		{"go: return in a condition", "calc_test.go", goTest, strings.Replace(goTest, "\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n", "\t\tt.Errorf(\"Add(2, 2) = %d, want 4\", got)\n\t\treturn\n", 1), nil},
+		{"go: return in a new test", "calc_test.go", goTest, goTest + "\nfunc TestLater(t *testing.T) {\n\treturn\n\tt.Error(\"x\")\n}\n", nil},
+		{"python: return first", "test_calc.py", pyTest, strings.Replace(pyTest, "def test_add():\n", "def test_add():\n    return\n", 1),
+			[]string{"skip-added test_calc.py:5 test_add"}},
+		{"python: if False", "test_calc.py", pyTest, strings.Replace(pyTest, "    assert add(2, 2) == 4\n", "    if False:\n        assert add(2, 2) == 4\n", 1),
+			[]string{"skip-added test_calc.py:5 test_add"}},
+		{"js: return first", "calc.test.js", jsTest, strings.Replace(jsTest, "test('adds', () => {\n", "test('adds', () => {\n  return;\n", 1),
+			[]string{"skip-added calc.test.js:6 adds"}},
+		{"rust: return first", "tests/add.rs", rsTest, strings.Replace(rsTest, "fn adds() {\n", "fn adds() {\n    return;\n", 1),
+			[]string{"skip-added tests/add.rs:5 adds"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+			var keys []string
+			for _, w := range got {
+				k := w.Kind + " " + w.Path + ":" + strconv.Itoa(w.Line)
+				if w.Test != "" {
+					k += " " + w.Test
+				}
+				keys = append(keys, k)
+			}
+			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
+			}
+		})
+	}
+}
+
+// TestFindRenamedTest: a test renamed with its body unchanged still runs every check it ran,
+// so it is not removed; renamed with its body changed, or renamed out of the runner's sight,
+// it is.
+func TestFindRenamedTest(t *testing.T) {
+	tests := []struct {
+		name     string
+		path     string
+		old, new string
+		want     []string
+	}{
+		{"go: renamed", "calc_test.go", goTest, strings.Replace(goTest, "func TestAdd(", "func TestAddition(", 1), nil},
+		{"go: renamed and its expectation changed", "calc_test.go", goTest,
+			strings.Replace(strings.Replace(goTest, "func TestAdd(", "func TestAddition(", 1), "got != 4", "got != 0", 1),
+			[]string{"test-removed calc_test.go:5 TestAdd"}},
+		{"go: renamed out of the runner's sight", "calc_test.go", goTest, strings.Replace(goTest, "func TestAdd(", "func testAdd(", 1),
+			[]string{"test-removed calc_test.go:5 TestAdd"}},
+		{"python: renamed", "test_calc.py", pyTest, strings.Replace(pyTest, "def test_add(", "def test_add_two(", 1), nil},
+		{"js: described anew", "calc.test.js", jsTest, strings.Replace(jsTest, "test('adds'", "test('adds two numbers'", 1), nil},
+		{"two removed, one renamed", "test_calc.py", pyTest, "from calc import add\n\n\ndef test_sum():\n    assert add(2, 2) == 4\n",
+			[]string{"test-removed test_calc.py:8 test_neg"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+			var keys []string
+			for _, w := range got {
+				keys = append(keys, w.Kind+" "+w.Path+":"+strconv.Itoa(w.Line)+" "+w.Test)
+			}
+			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
+			}
+		})
+	}
+	split := strings.Index(goTest, "func TestSub")
+	moved := []Change{{"calc_test.go", []byte(goTest), []byte(goTest[:split])},
+		{"sub_test.go", nil, []byte("package calc\n\nimport \"testing\"\n\n" + strings.Replace(goTest[split:], "TestSub(", "TestSubtract(", 1))}}
+	if got := Find(moved, nil); len(got) != 0 {
+		t.Errorf("a test renamed into another file: %+v", got)
+	}
+}
+
+// TestFindAssertionReformatted: an assertion reformatted across lines (rustfmt, black), or
+// whose failure message alone changed, checks what it checked; one whose checked values
+// changed, inside a string or not, does not.
+func TestFindAssertionReformatted(t *testing.T) {
+	rsTest := "use calc::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 2), 4);\n}\n"
+	pyStr := "def test_greet():\n    assert greet() == \"hi, you\"\n"
+	tests := []struct {
+		name     string
+		path     string
+		old, new string
+		want     []string
+	}{
+		{"rust: rustfmt splits it", "tests/add.rs", rsTest, strings.Replace(rsTest, "assert_eq!(add(2, 2), 4);", "assert_eq!(\n        add(2, 2),\n        4\n    );", 1), nil},
+		{"rust: a message added", "tests/add.rs", rsTest, strings.Replace(rsTest, "assert_eq!(add(2, 2), 4);", "assert_eq!(add(2, 2), 4, \"two and two\");", 1), nil},
+		{"rust: split and changed", "tests/add.rs", rsTest, strings.Replace(rsTest, "assert_eq!(add(2, 2), 4);", "assert_eq!(\n        add(2, 2),\n        5\n    );", 1),
+			[]string{"assertion-removed tests/add.rs:5 adds"}},
+		{"python: black wraps it", "test_calc.py", pyTest, strings.Replace(pyTest, "    assert add(2, 2) == 4\n", "    assert (\n        add(2, 2) == 4\n    ), \"two and two\"\n", 1), nil},
+		{"python: a message added", "test_calc.py", pyTest, strings.Replace(pyTest, "assert add(2, 2) == 4", "assert add(2, 2) == 4, \"two and two\"", 1), nil},
+		{"python: the expected string changed after its comma", "test_calc.py", pyStr, strings.Replace(pyStr, "hi, you", "hi, me", 1),
+			[]string{"assertion-removed test_calc.py:2 test_greet"}},
+		{"python: or True", "test_calc.py", pyTest, strings.Replace(pyTest, "assert add(2, 2) == 4", "assert add(2, 2) == 4 or True", 1),
+			[]string{"assertion-removed test_calc.py:5 test_add"}},
+		{"go: the failure message reworded", "calc_test.go", goTest, strings.Replace(goTest, `t.Errorf("Add(2, 2) = %d, want 4", got)`, `t.Errorf("Add(2, 2) gave %d; want 4", got)`, 1), nil},
+		{"go: Errorf made Logf", "calc_test.go", goTest, strings.Replace(goTest, `t.Errorf("Add(2, 2)`, `t.Logf("Add(2, 2)`, 1),
+			[]string{"assertion-removed calc_test.go:7 TestAdd"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+			var keys []string
+			for _, w := range got {
+				keys = append(keys, w.Kind+" "+w.Path+":"+strconv.Itoa(w.Line)+" "+w.Test)
+			}
+			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
+			}
+		})
+	}
+}
+
+// TestFindRunnerOptions: options that make a runner run no test, or fewer, or drop its
+// coverage threshold, added where the runner reads its options, are filters; options that
+// change only how tests run are not.
+func TestFindRunnerOptions(t *testing.T) {
+	for _, tt := range []struct {
+		path, old, new string
+		weakens        bool
+	}{
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --co\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --collect-only\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --lf\n", true},
+		{"setup.cfg", "[tool:pytest]\naddopts = -q\n", "[tool:pytest]\naddopts = -q --last-failed --last-failed-no-failures none\n", true},
+		{"pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"--cov=calc --cov-fail-under=90\"\n", "[tool.pytest.ini_options]\naddopts = \"--cov=calc --cov-fail-under=90 -p no:cov\"\n", true},
+		{"tox.ini", "[testenv]\ncommands = pytest --cov\n", "[testenv]\ncommands = pytest --cov --no-cov\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --sw\n", true},
+		{".cargo/config.toml", "[alias]\n", "[alias]\nt = \"test --no-run\"\n", true},
+		{"jest.config.js", "module.exports = {};\n", "module.exports = { onlyChanged: true };\n", true},
+		{"package.json", "{\"scripts\": {\"unit\": \"jest\"}}\n", "{\"scripts\": {\"unit\": \"jest --testNamePattern=add\"}}\n", true},
+		{".mocharc.yml", "spec: test\n", "spec: test\ngrep: add\n", true},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -p no:cacheprovider -x --tb=short\n", false},
+		{"pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -n auto --durations=10\n", false},
+	} {
+		got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
+		if (len(got) > 0) != tt.weakens {
+			t.Errorf("%s: %q → %q: got %+v, want weakened %v", tt.path, tt.old, tt.new, got, tt.weakens)
 		}
 	}
 }

@@ -26,6 +26,12 @@ type marker struct {
 	why string
 }
 
+// neverTrue is why a condition that never holds turns tests off.
+const neverTrue = "makes the code below it conditional on something that never holds, so it never runs"
+
+// reBareReturn matches a return with no value, which in a test's body ends the test.
+var reBareReturn = regexp.MustCompile(`^\s*return\s*;?\s*$`)
+
 var rules = map[string]langRules{
 	langGo: {
 		testDecl:  regexp.MustCompile(`^func\s+(Test\w*|Fuzz\w*|Example\w*)\s*\(`),
@@ -34,6 +40,7 @@ var rules = map[string]langRules{
 			{regexp.MustCompile(`\bt\.(Skip|Skipf|SkipNow)\(`), "skips the test"},
 			{regexp.MustCompile(`^//go:build\b|^// \+build\b`), "a build constraint can keep the file from being compiled"},
 			{regexp.MustCompile(`testing\.Short\(\)`), "skips the test in short mode"},
+			{regexp.MustCompile(`^\s*if\s+false\s*\{`), neverTrue},
 		},
 	},
 	langPython: {
@@ -44,6 +51,7 @@ var rules = map[string]langRules{
 			{regexp.MustCompile(`@pytest\.mark\.(skip|skipif|xfail)\b|@unittest\.(skip|skipIf|skipUnless|expectedFailure)\b`), "marks the test skipped or expected to fail"},
 			{regexp.MustCompile(`\bpytest\.(skip|xfail|importorskip)\(|\bself\.skipTest\(|raise\s+(unittest\.)?SkipTest\b`), "skips the test"},
 			{regexp.MustCompile(`\bcollect_ignore(_glob)?\b|\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b`), "keeps tests from being collected"},
+			{regexp.MustCompile(`^\s*(?:if|while)\s+\(?\s*(?:False|0|None)\s*\)?\s*:`), neverTrue},
 		},
 	},
 	langJS: {
@@ -53,6 +61,7 @@ var rules = map[string]langRules{
 			{regexp.MustCompile(`\b(it|test|describe|suite|context)\.(skip|todo)\b|\b(xit|xtest|xdescribe|xcontext)\s*\(`), "skips the test"},
 			{regexp.MustCompile(`\b(it|test|describe|suite|context)\.only\b|\b(fit|fdescribe)\s*\(`), "runs only the marked tests, so the others stop running"},
 			{regexp.MustCompile(`\b(skip|todo)\s*:\s*(true|['"` + "`" + `])|\bt\.(skip|todo)\(`), "skips the test"},
+			{regexp.MustCompile(`^\s*if\s*\(\s*(?:false|0|null|undefined)\s*\)`), neverTrue},
 		},
 	},
 	langRust: {
@@ -61,6 +70,7 @@ var rules = map[string]langRules{
 		skip: []marker{
 			{regexp.MustCompile(`#\[ignore\b`), "ignores the test"},
 			{regexp.MustCompile(`#\[cfg\((any\(\)|FALSE|false|not\(test\))\)\]`), "compiles the tests out"},
+			{regexp.MustCompile(`^\s*if\s+false\s*\{`), neverTrue},
 		},
 	},
 	langC: {
@@ -69,6 +79,7 @@ var rules = map[string]langRules{
 		skip: []marker{
 			{regexp.MustCompile(`^\s*#\s*if\s+0\b`), "compiles the code out"},
 			{regexp.MustCompile(`\bGTEST_SKIP\(|\bDISABLED_\w+`), "skips the test"},
+			{regexp.MustCompile(`^\s*if\s*\(\s*(?:0|false)\s*\)`), neverTrue},
 		},
 	},
 }

@@ -214,7 +214,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		next.Snapshot, next.JudgedTree = snapCommit.String(), obs.Tree
 		rec := &Iteration{Number: next.Iteration, Kind: textutil.OrDefaultString(in.Kind, "stop"), At: obs.At, Snapshot: next.Snapshot,
 			Tree: obs.Tree, Changed: changed, Files: snap.Files, Hashed: snap.Hashed, Decision: v.Decision, Reason: v.Reason,
-			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Weakened: obs.Weakened, Message: bounded(in.Message, maxMessage),
+			Gates: results, Layer: v.Layer, Unmet: v.Unmet, Signals: &v.Signals, Weakened: recordedWeakenings(obs.Weakened), Message: bounded(in.Message, maxMessage),
 			Tokens: tokens, Session: in.Session, Duration: time.Since(began)}
 		out = StopResult{Verdict: v, State: &next, Iteration: rec}
 		subject := fmt.Sprintf("loop %s: iteration %d: %s", name, next.Iteration, v.Decision)

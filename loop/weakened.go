@@ -120,10 +120,12 @@ func (s *Store) startTree(st *State) (gitstore.Hash, error) {
 	return gitstore.ParseHash(rec.Tree)
 }
 
-// allowedBy says what allows a weakening, or "": loop.testEdits, the task naming the file
-// (its path, its name, or a directory holding it) when the file is a test or test
-// configuration by its name (a task naming src/lib.rs is about the code, not its tests), or
-// a person's approval.
+// allowedBy says what allows a weakening, or "": loop.testEdits, a person's approval, or
+// the task asking to edit the file: a sentence of it names the file (its path, its name, or
+// a directory holding it) with a verb of editing, and does not ask for it to pass ("Rewrite
+// check_test.sh: it is obsolete" allows; "Make TestAdd in calc_test.go pass" does not), when
+// the file is a test or test configuration by its name (a task naming src/lib.rs is about
+// the code, not its tests).
 func allowedBy(cfg *Config, st *State, w checks.Weakening) string {
 	if cfg.TestEdits == TestEditsAllow {
 		return "loop.testEdits = allow"
@@ -133,10 +135,62 @@ func allowedBy(cfg *Config, st *State, w checks.Weakening) string {
 			return fmt.Sprintf("approved by a person at iteration %d", a.Iteration)
 		}
 	}
-	if named := taskNames(cfg.Prompt, w.Path); named != "" && checks.IsTestPath(w.Path) {
-		return "the task names " + named
+	if !checks.IsTestPath(w.Path) {
+		return ""
+	}
+	for _, sentence := range sentences(cfg.Prompt) {
+		if named := taskNames(sentence, w.Path); named != "" && asksToEdit(sentence) {
+			return "the task asks to edit " + named
+		}
 	}
 	return ""
+}
+
+// sentences splits a task into its sentences (and lines), roughly: what one sentence says
+// of a file is read with the verbs of that sentence only. A full stop ends a sentence only
+// before white space, as file names hold them too.
+func sentences(task string) []string {
+	return reSentenceEnd().Split(task, -1)
+}
+
+var reSentenceEnd = textutil.LazyRegexp(`[.!?]+(?:\s+|$)|\n`)
+
+// editVerbs are the verbs with which a task asks to change a file; passVerbs those with
+// which it asks for a check to pass, which never allow changing it.
+var (
+	editVerbs = []string{"add", "update", "change", "rewrite", "remove", "delete", "drop", "replace", "rename", "refactor", "edit",
+		"modify", "fix", "move", "split", "merge", "clean", "adjust", "correct", "simplify", "retire", "skip", "disable"}
+	passVerbs = []string{"pass", "passes", "passing", "green", "succeed", "succeeds"}
+)
+
+// asksToEdit reports whether a sentence asks to change something (a verb of editing, in any
+// of its forms) and not for a check to pass.
+func asksToEdit(sentence string) bool {
+	words := strings.FieldsFunc(strings.ToLower(sentence), func(r rune) bool { return r < 'a' || r > 'z' })
+	edit := false
+	for _, w := range words {
+		if slices.Contains(passVerbs, w) {
+			return false
+		}
+		for _, v := range editVerbs {
+			edit = edit || inflects(w, v)
+		}
+	}
+	return edit
+}
+
+// inflects reports whether word is verb or one of its regular forms: remove, removes,
+// removed, removing; add, adds, added, adding; fix, fixes, fixed.
+func inflects(word, verb string) bool {
+	rest, ok := strings.CutPrefix(word, strings.TrimSuffix(verb, "e"))
+	if !ok {
+		return false
+	}
+	switch rest {
+	case "", "s", "es", "ed", "d", "ing", "ding", "e":
+		return rest != "e" || strings.HasSuffix(verb, "e")
+	}
+	return false
 }
 
 // taskNames is what of path the task names: the path itself, a directory of it written with
@@ -362,4 +416,16 @@ func testEditsCondition(ws []checks.Weakening) string {
 		fmt.Fprintf(&b, "\n- %s\n%s\n", w.Why, w.Hunk)
 	}
 	return b.String()
+}
+
+// maxRecordWeakenings bounds the weakenings an iteration record keeps: a stop after a mass
+// deletion would otherwise write every test's hunk into each record.
+const maxRecordWeakenings = 200
+
+// recordedWeakenings are the weakenings an iteration record keeps.
+func recordedWeakenings(ws []checks.Weakening) []checks.Weakening {
+	if len(ws) > maxRecordWeakenings {
+		return ws[:maxRecordWeakenings]
+	}
+	return ws
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop/checks"
 )
 
 // startWithTests starts loop g over a Go test file of n tests, with a gate that passes.
@@ -71,5 +73,33 @@ func TestWeakenedTextBounded(t *testing.T) {
 	}
 	if !strings.Contains(msg, "and 290 more (`git loop show g 1` lists them all)") || len(msg) > 8<<10 {
 		t.Errorf("the message (%d bytes) does not say how many more:\n%s", len(msg), msg)
+	}
+}
+
+// TestAllowedByTask: a task allows weakening a test file only where it asks to edit it, in
+// the sentence that names it; asking for a test to pass never does.
+func TestAllowedByTask(t *testing.T) {
+	w := checks.Weakening{Path: "pkg/calc_test.go", Key: "k"}
+	for _, tt := range []struct {
+		task string
+		want string
+	}{
+		{"Rewrite calc_test.go: it tests the old API", "the task asks to edit calc_test.go"},
+		{"Remove the obsolete tests in pkg/", "the task asks to edit pkg/"},
+		{"The tests in pkg/calc_test.go are wrong; update them to the new rounding", "the task asks to edit pkg/calc_test.go"},
+		{"Make TestAdd in calc_test.go pass", ""},
+		{"Fix Add so that calc_test.go passes", ""},
+		{"Fix Add in calc.go. Only change calc.go", ""},
+		{"Fix Add. The tests are in calc_test.go", ""},
+		{"Update mycalc_test.go", ""},
+		{"", ""},
+	} {
+		cfg := &Config{Prompt: tt.task}
+		if got := allowedBy(cfg, &State{}, w); got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.task, got, tt.want)
+		}
+	}
+	if got := allowedBy(&Config{Prompt: "Rewrite lib.rs"}, &State{}, checks.Weakening{Path: "src/lib.rs"}); got != "" {
+		t.Errorf("a task naming Rust's lib.rs allowed weakening its tests: %q", got)
 	}
 }

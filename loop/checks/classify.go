@@ -97,8 +97,22 @@ func GateFiles(runs []string) []string {
 		}
 	}
 	for _, run := range runs {
+		dir := "" // where a `cd DIR &&` before the command went
 		for _, seg := range strings.FieldsFunc(run, func(r rune) bool { return strings.ContainsRune(";&|()\n", r) }) {
 			words := strings.FieldsFunc(seg, func(r rune) bool { return strings.ContainsRune(" \t'\"<>", r) })
+			if len(words) >= 2 && words[0] == "cd" {
+				dir = path.Join(dir, words[1])
+				continue
+			}
+			add := func(word string) {
+				if !reGateFile.MatchString(word) || !(strings.Contains(word, "/") || path.Ext(word) != "") {
+					return // a program on PATH, not a file of the worktree
+				}
+				if !path.IsAbs(word) {
+					word = path.Join(dir, word)
+				}
+				add(word)
+			}
 			for len(words) > 0 && (strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "-") || words[0] == "exec" || words[0] == "time" || words[0] == "env") {
 				words = words[1:]
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -203,7 +204,80 @@ func targetsChanged(c Change, gateRuns []string) ([]Weakening, map[string]bool) 
 		out = append(out, weakening(KindCommandChanged, c.Path, line, "",
 			fmt.Sprintf("%s's target %s, which a gate builds, changed: restore it", c.Path, name), strings.Join(h, "\n")))
 	}
-	return out, exempt
+	return append(out, variablesChanged(c, oldRules, seen, exempt)...), exempt
+}
+
+var (
+	reMakeVarRef    = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+	reMakeVarAssign = regexp.MustCompile(`^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?:::=|:=|\?=|\+=|!=|=)\s*(.*?)\s*$`)
+)
+
+// variablesChanged reports each make variable the recipes of the gates' targets use whose
+// assignments changed (TEST_CMD = true), marking the added lines exempt from the filter rule.
+func variablesChanged(c Change, rules map[string]makeRule, targets map[string]bool, exempt map[string]bool) []Weakening {
+	used := map[string]bool{}
+	for name := range targets {
+		for _, l := range rules[name].recipe {
+			for _, m := range reMakeVarRef.FindAllStringSubmatch(l, -1) {
+				used[m[1]] = true
+			}
+		}
+	}
+	if len(used) == 0 {
+		return nil
+	}
+	oldVars, newVars := makeVariables(c.Old), makeVariables(c.New)
+	names := make([]string, 0, len(used))
+	for v := range used {
+		names = append(names, v)
+	}
+	sort.Strings(names)
+	var out []Weakening
+	for _, v := range names {
+		old, cur := oldVars[v], newVars[v]
+		if slicesEqual(old.values, cur.values) {
+			continue
+		}
+		var h []string
+		for _, l := range old.lines {
+			h = append(h, "-"+l)
+		}
+		for _, l := range cur.lines {
+			h = append(h, "+"+l)
+			exempt[norm(l)] = true
+		}
+		out = append(out, weakening(KindCommandChanged, c.Path, max(cur.first, old.first), "",
+			fmt.Sprintf("%s's variable %s, which a gate's target runs, changed: restore it", c.Path, v), strings.Join(h, "\n")))
+	}
+	return out
+}
+
+// makeVar is a make variable's assignments in a file: their lines, values and the first's
+// line number (1-based).
+type makeVar struct {
+	lines, values []string
+	first         int
+}
+
+// makeVariables reads a Makefile's variable assignments outside recipes.
+func makeVariables(b []byte) map[string]makeVar {
+	vars := map[string]makeVar{}
+	for i, line := range splitLines(b) {
+		if strings.HasPrefix(line, "\t") {
+			continue
+		}
+		m := reMakeVarAssign.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		v := vars[m[1]]
+		if v.first == 0 {
+			v.first = i + 1
+		}
+		v.lines, v.values = append(v.lines, line), append(v.values, norm(m[2]))
+		vars[m[1]] = v
+	}
+	return vars
 }
 
 // reFilter matches what narrows the tests a runner runs (to none: pytest --co, cargo test

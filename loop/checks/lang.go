@@ -44,7 +44,7 @@ var rules = map[string]langRules{
 		},
 	},
 	langPython: {
-		testDecl:     regexp.MustCompile(`^(\s*)(?:async\s+)?def\s+(test\w*)\s*\(`),
+		testDecl:     regexp.MustCompile(`^(\s*)(?:async\s+)?def\s+(test\w*)\s*\(|^(\s*)class\s+(Test\w*)\b`),
 		endsByIndent: true,
 		assertion:    regexp.MustCompile(`^\s*assert\b|\bself\.assert\w*\(|\bpytest\.(raises|warns|approx)\b|\.assert_\w+\(|\bnp\.testing\.assert`),
 		skip: []marker{

@@ -1,10 +1,12 @@
 package gitstore
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -20,7 +22,7 @@ import (
 //
 // One addition: once its loose objects pass the loose-objects task's own threshold
 // (maintenance.loose-objects.auto, default 100), since a loop writes about nine objects per
-// iteration, git-loop starts a roll-up (rollup.go: `git repack --geometric=2` under git
+// iteration, git-loop starts a roll-up (rollup.go: a geometric repack, factor 2, under git
 // maintenance's lock) where one is configured (UseRollUp), else git's loose-objects task
 // (with gc); gc.auto=0, maintenance.auto=false and maintenance.loose-objects.auto=0 each turn
 // it off.
@@ -122,12 +124,13 @@ func (r *Repo) MaintenanceNeeded() MaintenanceDecision {
 	// packs): objects/17 alone, as gc estimates its far larger threshold, would let a
 	// hundred become five hundred, each a file of its own, before anything is packed.
 	if limit := r.configInt("maintenance", "loose-objects", "auto", defaultLooseObjectAuto); limit != 0 {
-		if limit < 0 || looseSampled(objects) > limit {
+		if limit < 0 || r.looseToPack(objects) > limit {
 			return MaintenanceDecision{Started: true, Reason: reasonLooseToPack, Tasks: looseObjectTasks}
 		}
 		// the packs state writes leave (see InPack), one each: merged once a roll-up would
-		// merge rollUpPackCount of them
-		if len(packs) >= rollUpPackCount && splitOf(weighPacks(objects, packs)) >= rollUpPackCount {
+		// merge rollUpPackCount of them (the packs a roll-up merged have a .keep file, and
+		// do not count; nor, when it comes to it, those it may not merge)
+		if len(packs) >= rollUpPackCount && splitOf(weighPacks(objects, packs)) >= rollUpPackCount && splitOf(mergeablePacks(objects)) >= rollUpPackCount {
 			return MaintenanceDecision{Started: true, Reason: reasonPacksToMerge}
 		}
 	}
@@ -183,6 +186,45 @@ func looseOverThreshold(objects string, threshold int64) bool {
 		}
 	}
 	return false
+}
+
+// looseToPack estimates, as looseSampled does, the loose objects a roll-up would pack:
+// those written since the last one started (its stamp), since a roll-up leaves the loose
+// objects it packed for a later one to remove (rollupsettle.go). Their times are read only
+// when the loose objects are too many without them.
+func (r *Repo) looseToPack(objects string) int64 {
+	n := looseSampled(objects)
+	limit := r.configInt("maintenance", "loose-objects", "auto", defaultLooseObjectAuto)
+	since := r.stampTime(rollUpPackedStamp)
+	if n <= limit || since.IsZero() {
+		return n
+	}
+	n = 0
+	for i := 0; i < 256; i += 17 {
+		sub := filepath.Join(objects, fmt.Sprintf("%02x", i))
+		names, _ := readDirNames(sub)
+		for _, name := range names {
+			if !isLooseName(name) {
+				continue
+			}
+			if fi, err := os.Lstat(filepath.Join(sub, name)); err != nil || !fi.ModTime().Before(since) {
+				n++
+			}
+		}
+	}
+	return 16 * n
+}
+
+// mergeablePacks weighs the packs a roll-up may merge (rollPack.mergeable), lightest first.
+func mergeablePacks(objects string) []weighedPack {
+	var w []weighedPack
+	for _, p := range scanPacks(objects) {
+		if p.mergeable() {
+			w = append(w, weighedPack{p.name, p.weight})
+		}
+	}
+	slices.SortStableFunc(w, func(a, b weighedPack) int { return cmp.Compare(a.weight, b.weight) })
+	return w
 }
 
 // looseSampled estimates the loose objects from the sixteen fan-out directories 00, 11, …,

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,16 +15,24 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// A roll-up is how git-loop packs what its iterations write: `git repack -d -l
-// --geometric=2`, git's own incremental housekeeping (git 2.32 and later). It packs the loose
-// objects and merges the small packs into larger ones so that, by object count, each pack
-// is at least twice the next smaller one: a loop of n iterations keeps O(log n) packs, each
-// deltified as a whole, instead of a new pack of a hundred objects every dozen iterations
-// (git's loose-objects task), which left a 1,000-iteration loop 40 packs that shared no
-// deltas and 1.3x the size a full gc gives. A large pack the user's repository already
-// has is never rewritten: it is more than twice everything the loop wrote.
+// A roll-up is how git-loop packs what its iterations write: git's geometric repack (`git
+// repack --geometric=2`, git's own incremental housekeeping), run as `git pack-objects
+// --stdin-packs --unpacked`, the command that repack runs, with the packs chosen by repack's
+// own rule (geometricSplit). It packs the loose objects and merges the small packs into
+// larger ones so that, by object count, each pack is at least twice the next smaller one: a
+// loop of n iterations keeps O(log n) packs, each deltified as a whole, instead of a new pack
+// of a hundred objects every dozen iterations (git's loose-objects task), which left a
+// 1,000-iteration loop 40 packs that shared no deltas and 1.3x the size a full gc gives. A
+// large pack the user's repository already has is never rewritten: it is more than twice
+// everything the loop wrote.
+//
+// It deletes nothing as it merges (git repack -d deletes the merged packs at once, under the
+// feet of a git fsck that has listed them): the packs it merged are marked and kept, and
+// removed by a later roll-up, at most once an hour (rollupsettle.go).
 //
 // A roll-up holds objects/maintenance.lock, the lock `git maintenance run` holds, for its
 // whole run, so it never runs beside git's maintenance or beside another roll-up; and it
@@ -39,19 +48,36 @@ const gcPidFresh = 12 * time.Hour
 // RollUpResult says what a roll-up found and left: loose objects and packs, before and after.
 type RollUpResult struct {
 	LooseBefore int64 `json:"loose_before"`
+	// LooseAfter counts the loose objects in no pack: what the roll-up left to pack.
 	LooseAfter  int64 `json:"loose_after"`
 	PacksBefore int64 `json:"packs_before"`
-	PacksAfter  int64 `json:"packs_after"`
-	// Geometric is false when git has no --geometric (before 2.32) and the roll-up was done
-	// by hand (see repack).
+	// PacksAfter counts the packs git counts (those without a .keep file): not the merged
+	// packs kept for running readers, counted in Kept.
+	PacksAfter int64 `json:"packs_after"`
+	// Kept counts the packs merged into newer ones and kept for readers that may have listed
+	// them; PackedLoose the loose objects already packed, kept likewise. Both go at a later
+	// roll-up, at most once an hour.
+	Kept        int64 `json:"kept_packs"`
+	PackedLoose int64 `json:"packed_loose"`
+	// Removed and LooseRemoved count what this roll-up removed of what earlier ones merged or
+	// packed.
+	Removed      int64 `json:"removed_packs"`
+	LooseRemoved int64 `json:"removed_loose"`
+	// Geometric is false when git has no --stdin-packs (before 2.32) and the roll-up listed
+	// the objects to pack by hand (see repack).
 	Geometric bool `json:"geometric"`
 }
 
-// RollUp runs a roll-up now and waits for it: under objects/maintenance.lock, `git repack
-// -d -l --geometric=2 --quiet`. It returns ErrMaintenanceRunning, having changed nothing,
-// when the lock is held or gc.pid is fresh. Cancelling ctx stops git; the lock is released
-// in every case but the process's own death, and then taken over by the next roll-up.
-func (r *Repo) RollUp(ctx context.Context) (RollUpResult, error) {
+// RollUp runs a roll-up now and waits for it: under objects/maintenance.lock, the loose
+// objects and the small packs packed into one (see repack), what this and earlier roll-ups
+// merged marked and, at most once an hour, removed. It returns ErrMaintenanceRunning, having
+// changed nothing, when the lock is held or gc.pid is fresh. Cancelling ctx stops git; the
+// lock is released in every case but the process's own death, and then taken over by the
+// next roll-up.
+func (r *Repo) RollUp(ctx context.Context) (RollUpResult, error) { return r.rollUp(ctx, time.Now) }
+
+// rollUp is RollUp with the clock now.
+func (r *Repo) rollUp(ctx context.Context, now func() time.Time) (RollUpResult, error) {
 	objects := filepath.Join(r.CommonDir, "objects")
 	res := RollUpResult{LooseBefore: countLoose(objects), PacksBefore: countPacks(objects)}
 	if gcMayRun(r.CommonDir) {
@@ -62,9 +88,69 @@ func (r *Repo) RollUp(ctx context.Context) (RollUpResult, error) {
 		return res, err
 	}
 	defer release()
-	res.Geometric, err = r.repack(ctx)
-	res.LooseAfter, res.PacksAfter = countLoose(objects), countPacks(objects)
+	start := now()
+	var written string
+	written, res.Geometric, err = r.repack(ctx, objects)
+	if err == nil {
+		r.setStamp(rollUpPackedStamp, start) //nolint:errcheck // without it the next decision counts every loose object
+		err = r.settle(ctx, objects, now(), written, &res)
+	}
+	res.PacksAfter = countPacks(objects)
+	if err != nil { // what settle did not count
+		res.LooseAfter, res.PackedLoose, _ = looseState(objects, scanPacks(objects))
+	}
 	return res, err
+}
+
+// settle marks the packs the roll-up merged (every object of which is now in a newer pack)
+// and, when a roll-up last removed anything rollUpGrace ago or more, removes the packs
+// marked at least rollUpGrace ago that are still redundant, and the loose objects already
+// packed (git prune-packed). written is the pack the roll-up wrote, if any.
+func (r *Repo) settle(ctx context.Context, objects string, now time.Time, written string, res *RollUpResult) error {
+	packs := scanPacks(objects)
+	for name := range redundantPacks(objects, packs, rollPack.mergeable, written) {
+		if err := markMerged(objects, name); err != nil {
+			return fmt.Errorf("mark merged pack %s: %w", name, err)
+		}
+	}
+	packs = scanPacks(objects)
+	unpacked, packedLoose, oldestLoose := looseState(objects, packs)
+	due := packedLoose > 0 && now.Sub(oldestLoose) >= rollUpGrace
+	for _, p := range packs {
+		due = due || p.removable() && (!p.hasIdx || now.Sub(p.markedAt) >= rollUpGrace)
+	}
+	if due && now.Sub(r.stampTime(rollUpRemovedStamp)) >= rollUpGrace && !gcMayRun(r.CommonDir) {
+		redundant := redundantPacks(objects, packs, rollPack.removable)
+		for _, p := range packs {
+			switch {
+			case !p.removable():
+			case !p.hasIdx, redundant[p.name] && now.Sub(p.markedAt) >= rollUpGrace:
+				if err := removePack(objects, p.name); err != nil {
+					return fmt.Errorf("remove merged pack %s: %w", p.name, err)
+				}
+				res.Removed++
+			case !redundant[p.name]: // no longer merged anywhere (a git gc, say): a pack again
+				if err := os.Remove(filepath.Join(objects, "pack", p.name+".keep")); err != nil {
+					return fmt.Errorf("unmark pack %s: %w", p.name, err)
+				}
+			}
+		}
+		before := countLoose(objects)
+		if err := r.gitQuiet(ctx, "prune-packed", "--quiet"); err != nil {
+			return err
+		}
+		res.LooseRemoved = max(0, before-countLoose(objects))
+		r.setStamp(rollUpRemovedStamp, now) //nolint:errcheck // without it the next roll-up removes again
+		packs = scanPacks(objects)
+		unpacked, packedLoose, _ = looseState(objects, packs)
+	}
+	res.LooseAfter, res.PackedLoose = unpacked, packedLoose
+	for _, p := range packs {
+		if p.marked {
+			res.Kept++
+		}
+	}
+	return nil
 }
 
 // maintenanceLock takes objects/maintenance.lock, git maintenance's lock, born with its
@@ -86,26 +172,106 @@ func (r *Repo) maintenanceLock(objects string) (release func(), err error) {
 	return lk.rollback, nil
 }
 
-// repack runs the roll-up's git repack. Where git does not know --geometric (before 2.32) it
-// does the same by hand: the packs a geometric roll-up would merge, with the loose objects,
-// repacked into one (`-a` with `--keep-pack` for each pack that stays, git 2.19 and later;
-// `-k` keeps what nothing refers to yet, such as a state write whose ref has not moved),
-// else, before 2.19, only the loose objects packed.
-func (r *Repo) repack(ctx context.Context) (geometric bool, err error) {
-	err = r.gitQuiet(ctx, "repack", "-d", "-l", "--geometric=2", "--quiet")
+// repack packs, into one new pack, the loose objects and the packs a geometric repack
+// (factor 2) would merge, and returns the new pack's name (none when there was nothing to
+// pack). It runs what `git repack --geometric=2 -l` runs, `git pack-objects --stdin-packs
+// --unpacked`, with the packs to merge and those to leave (their objects are not copied)
+// named on its input, chosen by repack's own rule (geometricSplit) among the packs a roll-up
+// may merge: not those someone keeps, promisor and cruft packs, packs a multi-pack-index
+// lists or packs already merged (marked), whose objects are in a newer pack. git repack
+// itself cannot leave the merged packs out: its --keep-pack and .keep files also keep their
+// objects out of the new pack, so the pack they were merged into would be merged again
+// without them. Where git does not know --stdin-packs (before 2.32) the same objects are
+// listed to `git pack-objects` one by one.
+func (r *Repo) repack(ctx context.Context, objects string) (written string, geometric bool, err error) {
+	var merge []weighedPack
+	var stay []string
+	for _, p := range scanPacks(objects) {
+		switch {
+		case p.mergeable():
+			merge = append(merge, weighedPack{p.name, p.weight})
+		case p.excluded():
+			stay = append(stay, p.name)
+		}
+	}
+	slices.SortStableFunc(merge, func(a, b weighedPack) int { return cmp.Compare(a.weight, b.weight) })
+	split := splitOf(merge)
+	for _, p := range merge[split:] {
+		stay = append(stay, p.name)
+	}
+	var in strings.Builder
+	for _, p := range merge[:split] {
+		in.WriteString(p.name + ".pack\n")
+	}
+	for _, name := range stay {
+		in.WriteString("^" + name + ".pack\n")
+	}
+	args := []string{"pack-objects", "--local", "--non-empty", "--quiet"}
+	if r.Config.Bool("repack", "", "usedeltabaseoffset", true) {
+		args = append(args, "--delta-base-offset")
+	}
+	base := filepath.Join(objects, "pack", "pack")
+	out, err := r.gitRun(ctx, strings.NewReader(in.String()), append(args, "--stdin-packs", "--unpacked", base)...)
 	if !unknownOption(err) {
-		return true, err
+		return strings.TrimSpace(out), true, err
 	}
-	objects := filepath.Join(r.CommonDir, "objects")
-	packs := weighPacks(objects, localPacks(objects))
-	args := []string{"repack", "-a", "-d", "-l", "-k", "--quiet"}
-	for _, p := range packs[splitOf(packs):] {
-		args = append(args, "--keep-pack="+p.name+".pack")
+	list, err := objectList(objects, merge[:split], stay)
+	if err != nil {
+		return "", false, err
 	}
-	if err = r.gitQuiet(ctx, args...); unknownOption(err) {
-		err = r.gitQuiet(ctx, "repack", "-d", "-l", "--quiet")
+	out, err = r.gitRun(ctx, strings.NewReader(list), append(args, base)...)
+	return strings.TrimSpace(out), false, err
+}
+
+// objectList lists, one name a line, the objects of the packs merge and the loose objects,
+// leaving out those in the packs stay: what `pack-objects --stdin-packs --unpacked` packs.
+func objectList(objects string, merge []weighedPack, stay []string) (string, error) {
+	var staying []*packIndex
+	defer func() {
+		for _, x := range staying {
+			x.close()
+		}
+	}()
+	for _, name := range stay {
+		x, err := openPackIndex(filepath.Join(objects, "pack", name+".idx"))
+		if err != nil {
+			return "", err
+		}
+		staying = append(staying, x)
 	}
-	return false, err
+	seen := map[plumbing.Hash]bool{}
+	var b strings.Builder
+	add := func(h plumbing.Hash) {
+		if seen[h] {
+			return
+		}
+		seen[h] = true
+		for _, x := range staying {
+			if x.find(h) >= 0 {
+				return
+			}
+		}
+		b.WriteString(h.String() + "\n")
+	}
+	for _, p := range merge {
+		x, err := openPackIndex(filepath.Join(objects, "pack", p.name+".idx"))
+		if err != nil {
+			return "", err
+		}
+		for i := 0; i < x.count; i++ {
+			add(plumbing.Hash(x.name(i)))
+		}
+		x.close()
+	}
+	for i := 0; i < 256; i++ {
+		names, _ := readDirNames(filepath.Join(objects, hexByte(i)))
+		for _, name := range names {
+			if h, err := ParseHash(hexByte(i) + name); err == nil && isLooseName(name) {
+				add(plumbing.Hash(h))
+			}
+		}
+	}
+	return b.String(), nil
 }
 
 // unknownOption reports whether git failed with its usage error (exit 129), which an option
@@ -115,22 +281,29 @@ func unknownOption(err error) bool {
 	return errors.As(err, &exit) && exit.ExitCode() == 129
 }
 
-// gitQuiet runs git in r with args, its stderr kept for the error. Where the system can, git
-// is killed should this process die first (a roll-up killed mid-run must not leave a repack
-// running that the next roll-up, taking the dead one's lock over, would run beside).
+// gitQuiet runs git in r with args (see gitRun).
 func (r *Repo) gitQuiet(ctx context.Context, args ...string) error {
-	var stderr bytes.Buffer
+	_, err := r.gitRun(ctx, nil, args...)
+	return err
+}
+
+// gitRun runs git in r with args and stdin, and returns its standard output; its stderr is
+// kept for the error. Where the system can, git is killed should this process die first (a
+// roll-up killed mid-run must not leave a repack running that the next roll-up, taking the
+// dead one's lock over, would run beside).
+func (r *Repo) gitRun(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, "git", append([]string{"--git-dir=" + r.GitDir}, args...)...)
 	cmd.Dir = r.CommonDir
 	cmd.Env = CleanGitEnv()
-	cmd.Stderr = &stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &stdout, &stderr
 	runtime.LockOSThread() // the parent-death signal follows the thread that started the child
 	defer runtime.UnlockOSThread()
 	dieWithParent(cmd)
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return stdout.String(), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
-	return nil
+	return stdout.String(), nil
 }
 
 // gcMayRun reports whether gc.pid is fresh enough that git gc would take it as a gc still

@@ -32,6 +32,26 @@ func countObjectsField(t *testing.T, dir, field string) int64 {
 	return 0
 }
 
+// unpackedLoose is what git counts as loose objects in no pack: count-objects's count less
+// its prune-packable (the loose objects also in a pack, which a roll-up leaves).
+func unpackedLoose(t *testing.T, dir string) int64 {
+	t.Helper()
+	return countObjectsField(t, dir, "count") - countObjectsField(t, dir, "prune-packable")
+}
+
+// keptPacks counts the packs with a .keep file (count-objects counts them among its packs;
+// git gc and a roll-up leave them), and unkeptPacks those without.
+func keptPacks(t *testing.T, dir string) int64 {
+	t.Helper()
+	keeps, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.keep"))
+	return int64(len(keeps))
+}
+
+func unkeptPacks(t *testing.T, dir string) int64 {
+	t.Helper()
+	return countObjectsField(t, dir, "packs") - keptPacks(t, dir)
+}
+
 // smallPacks commits n rounds of files, packing each round's objects into a pack of its own
 // (`git repack -d`, incremental), as git's loose-objects task leaves a loop's objects; then
 // commits one more round and leaves it loose.
@@ -58,7 +78,8 @@ func allObjects(t *testing.T, dir string) string {
 }
 
 // TestRollUpMergesSmallPacks: a roll-up packs every loose object and merges packs of like
-// size into one, losing no object; what it reports is what git counts.
+// size into one, losing no object; what it reports is what git counts. It removes nothing:
+// the packs it merged are kept (marked with a .keep file), and the loose objects it packed.
 func TestRollUpMergesSmallPacks(t *testing.T) {
 	refsHermetic(t)
 	r, dir := refsNewRepo(t)
@@ -72,12 +93,13 @@ func TestRollUpMergesSmallPacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := RollUpResult{LooseBefore: loose, PacksBefore: 6, LooseAfter: countObjectsField(t, dir, "count"), PacksAfter: countObjectsField(t, dir, "packs"), Geometric: true}
+	want := RollUpResult{LooseBefore: loose, PacksBefore: 6, LooseAfter: unpackedLoose(t, dir), PacksAfter: unkeptPacks(t, dir),
+		Kept: keptPacks(t, dir), PackedLoose: countObjectsField(t, dir, "prune-packable"), Geometric: true}
 	if res != want {
 		t.Errorf("RollUp = %+v, want %+v (git count-objects)", res, want)
 	}
-	if res.LooseAfter != 0 || res.PacksAfter > 2 {
-		t.Errorf("after a roll-up: %d loose objects, %d packs; want none loose and at most two packs", res.LooseAfter, res.PacksAfter)
+	if res.LooseAfter != 0 || res.PacksAfter > 2 || res.PackedLoose != loose || res.PacksAfter+res.Kept != 7 {
+		t.Errorf("after a roll-up: %+v; want none loose and at most two packs, the %d loose objects and 6 packs kept", res, loose)
 	}
 	if after := allObjects(t, dir); after != before {
 		t.Errorf("objects changed:\nbefore\n%s\nafter\n%s", before, after)
@@ -118,7 +140,7 @@ func TestRollUpKeepsALargePack(t *testing.T) {
 	if _, err := os.Stat(big); err != nil {
 		t.Errorf("the large pack was rewritten: %v", err)
 	}
-	if got := countObjectsField(t, dir, "packs"); got != 2 {
+	if got := unkeptPacks(t, dir); got != 2 {
 		t.Errorf("%d packs, want 2: the large one and the small ones merged", got)
 	}
 }
@@ -157,51 +179,45 @@ func TestRollUpWaitsForOtherMaintenance(t *testing.T) {
 	}
 }
 
-// TestRollUpWithoutGeometric: a git older than 2.32 rejects --geometric as an unknown option
-// (exit 129). From 2.19 the roll-up then merges the packs a geometric one would, by hand
-// (repack -a -k with --keep-pack for the others): the repository's large pack stays as it
-// is. Before 2.19 (no --keep-pack either) only the loose objects are packed. Either way an
-// object nothing refers to yet (a state write whose ref has not moved) is kept.
+// TestRollUpWithoutGeometric: a git older than 2.32 rejects --stdin-packs as an unknown
+// option (exit 129). The roll-up then lists the objects of the packs a geometric one would
+// merge, with the loose objects, to git pack-objects by hand: the repository's large pack
+// stays as it is, and an object nothing refers to yet (a state write whose ref has not
+// moved) is packed too.
 func TestRollUpWithoutGeometric(t *testing.T) {
 	realGit, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")
 	}
-	for _, tc := range []struct {
-		name      string
-		rejects   string // the options this git does not know
-		wantPacks int64
-		wantLoose int64 // the object nothing refers to: packed by -k, left loose by a plain repack
-	}{
-		{"git 2.19 to 2.31", "--geometric*", 2, 0}, // the large pack, and the small ones merged
-		{"git before 2.19", "--geometric*|--keep-pack*", 5, 1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			refsHermetic(t)
-			r, dir := refsNewRepo(t)
-			big := historyPack(t, dir)
-			smallPacks(t, dir, 3)
-			unreferenced := strings.TrimSpace(refsGitIn(t, dir, "not referred to yet\n", "hash-object", "-w", "--stdin"))
-			bin := t.TempDir()
-			old := fmt.Sprintf("#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in %s) echo \"error: unknown option \\`$a'\" >&2; exit 129;; esac; done\nexec %q \"$@\"\n", tc.rejects, realGit)
-			if err := os.WriteFile(filepath.Join(bin, "git"), []byte(old), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-			res, err := r.RollUp(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Geometric || res.LooseAfter != tc.wantLoose || res.PacksAfter != tc.wantPacks {
-				t.Errorf("RollUp = %+v, want %d loose objects and %d packs, not geometric", res, tc.wantLoose, tc.wantPacks)
-			}
-			if _, err := os.Stat(big); err != nil {
-				t.Errorf("the large pack was rewritten: %v", err)
-			}
-			refsGit(t, dir, "cat-file", "-e", unreferenced)
-			refsGit(t, dir, "fsck", "--no-dangling")
-		})
+	refsHermetic(t)
+	r, dir := refsNewRepo(t)
+	big := historyPack(t, dir)
+	smallPacks(t, dir, 3)
+	unreferenced := strings.TrimSpace(refsGitIn(t, dir, "not referred to yet\n", "hash-object", "-w", "--stdin"))
+	before := allObjects(t, dir)
+	bin := t.TempDir()
+	old := fmt.Sprintf("#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --stdin-packs*) echo \"error: unknown option \\`$a'\" >&2; exit 129;; esac; done\nexec %q \"$@\"\n", realGit)
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(old), 0o755); err != nil {
+		t.Fatal(err)
 	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	res, err := r.RollUp(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Geometric || res.LooseAfter != 0 || res.PacksAfter != 2 || res.Kept != 3 {
+		t.Errorf("RollUp = %+v, want no loose object, 2 packs and the 3 merged ones kept, not geometric", res)
+	}
+	if _, err := os.Stat(big); err != nil {
+		t.Errorf("the large pack was rewritten: %v", err)
+	}
+	if got := unpackedLoose(t, dir); got != 0 {
+		t.Errorf("%d loose objects in no pack, want none (the unreferenced %s packed too)", got, unreferenced)
+	}
+	if after := allObjects(t, dir); after != before {
+		t.Errorf("objects changed:\nbefore\n%s\nafter\n%s", before, after)
+	}
+	refsGit(t, dir, "fsck", "--no-dangling")
 }
 
 const rollUpChildEnv = "GITSTORE_TEST_ROLLUP_CHILD"
@@ -240,8 +256,8 @@ func TestAutoMaintenanceStartsRollUp(t *testing.T) {
 		t.Fatalf("AutoMaintenance = %+v, want a roll-up started for loose objects", d)
 	}
 	WaitMaintenance()
-	if got := countObjectsField(t, dir, "count"); got != 0 {
-		t.Errorf("%d loose objects after the roll-up", got)
+	if got := unpackedLoose(t, dir); got != 0 {
+		t.Errorf("%d loose objects in no pack after the roll-up", got)
 	}
 	refsGit(t, dir, "fsck", "--no-dangling")
 }
@@ -355,7 +371,7 @@ func TestRollUpKilledTakesGitWithIt(t *testing.T) {
 	}
 	bin := t.TempDir()
 	pidFile := filepath.Join(bin, "repack.pid")
-	fake := fmt.Sprintf("#!/bin/sh\ncase \"$*\" in *repack*) echo $$ >%q; exec sleep 300;; esac\nexec %q \"$@\"\n", pidFile, realGit)
+	fake := fmt.Sprintf("#!/bin/sh\ncase \"$*\" in *pack-objects*) echo $$ >%q; exec sleep 300;; esac\nexec %q \"$@\"\n", pidFile, realGit)
 	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -27,9 +27,11 @@ func UseBackgroundMaintenance(exe func() (string, error)) {
 // RollUpResult is what a roll-up found and left in the repository's object store.
 type RollUpResult = gitstore.RollUpResult
 
-// RollUp packs the repository's loose objects and merges its small packs geometrically (`git
-// repack -d -l --geometric=2`) under git maintenance's lock, and waits for it: what each
-// iteration starts in the background when loose objects or small packs pile up.
+// RollUp packs the repository's loose objects and merges its small packs geometrically (as
+// `git repack --geometric=2 -l` does) under git maintenance's lock, and waits for it: what
+// each iteration starts in the background when loose objects or small packs pile up. What
+// it merged and packed is kept for the readers that may have listed it, and removed by a
+// later roll-up, at most once an hour.
 func (s *Store) RollUp(ctx context.Context) (RollUpResult, error) {
 	res, err := s.Repo.RollUp(ctx)
 	if err != nil {
@@ -40,10 +42,17 @@ func (s *Store) RollUp(ctx context.Context) (RollUpResult, error) {
 
 // PrintRollUp writes a roll-up's result as one line.
 func PrintRollUp(w io.Writer, res RollUpResult) error {
-	how := "git repack --geometric=2"
+	how := "geometric roll-up"
 	if !res.Geometric {
-		how = "git repack (this git has no --geometric)"
+		how = "roll-up (this git has no --stdin-packs)"
 	}
-	_, err := fmt.Fprintf(w, "%s: loose objects %d → %d, packs %d → %d\n", how, res.LooseBefore, res.LooseAfter, res.PacksBefore, res.PacksAfter)
+	line := fmt.Sprintf("%s: loose objects %d → %d, packs %d → %d", how, res.LooseBefore, res.LooseAfter, res.PacksBefore, res.PacksAfter)
+	if res.Kept > 0 || res.PackedLoose > 0 {
+		line += fmt.Sprintf("; kept for running readers: %d merged packs, %d packed loose objects", res.Kept, res.PackedLoose)
+	}
+	if res.Removed > 0 || res.LooseRemoved > 0 {
+		line += fmt.Sprintf("; removed, an hour on: %d packs, %d loose objects", res.Removed, res.LooseRemoved)
+	}
+	_, err := fmt.Fprintln(w, line)
 	return err
 }

@@ -30,6 +30,8 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 		}
 	}
 	opts := RunOptions{Dir: wt.WorkTree, Sequential: sequential}
+	sweepGateOrphans(s.Repo)
+	defer recordGates(s.Repo)()
 	results := runGates(ctx, cfg.Gates, opts)
 	if ctx.Err() != nil {
 		return results, nil

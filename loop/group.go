@@ -115,6 +115,7 @@ func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	}
 	// The main process is gone; kill what it left running in its group so the pipe closes.
 	group.cleanup()
+	group.collect(cmd.ProcessState)
 	if copied != nil {
 		closePipe(pr, copied)
 	}

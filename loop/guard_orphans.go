@@ -27,6 +27,17 @@ var gateOwner = sync.OnceValue(gitstore.OwnerName)
 // gatesDir is where processes running gates record themselves.
 func gatesDir(r *gitstore.Repo) string { return filepath.Join(r.LoopDir(), "gates") }
 
+// watchGates, before a stop or check runs cfg's gates, kills what gates of a killed hook
+// and guard left (sweepGateOrphans) and records this process's own (recordGates); it returns
+// what removes the record. Without gates there is nothing to do.
+func (s *Store) watchGates(cfg *Config) (done func()) {
+	if len(cfg.Gates) == 0 {
+		return func() {}
+	}
+	sweepGateOrphans(s.Repo)
+	return recordGates(s.Repo)
+}
+
 // recordGates records that this process runs guarded gates in r, and returns what removes
 // the record once they have ended. Where gates run unguarded there is nothing to record.
 func recordGates(r *gitstore.Repo) (done func()) {

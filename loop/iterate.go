@@ -150,8 +150,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			opts.DeadlineWhy += ", assumed from the gates' timeouts"
 		}
 	}
-	sweepGateOrphans(s.Repo) // what gates of a killed hook and guard left
-	defer recordGates(s.Repo)()
+	defer s.watchGates(cfg)() // what gates of a killed hook and guard left is killed
 	results := runGates(ctx, cfg.Gates, opts)
 	if ctx.Err() == nil {
 		results = append(results, s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: snap.Tree, message: in.Message,

@@ -226,6 +226,7 @@ func (f *faultRig) leftovers() map[string][]string {
 	add("cache temporaries", "loop/state/.*.tmp-*")
 	add("lock records", "loop/locks/gl1_*")
 	add("ref locks", "refs/loop/*.lock")
+	add("holds", "refs/loop-tmp/*/*")
 	return out
 }
 
@@ -239,7 +240,7 @@ func backdate(files []string, by time.Duration) {
 
 // stallPoints are the named points of a write where a trial may stop git-loop to kill it
 // there (see gitstore.StallAt).
-var stallPoints = []string{"object-temp", "file-temp", "lock-record", "ref-locked", "recorded"}
+var stallPoints = []string{"object-temp", "file-temp", "lock-record", "snapshot-held", "ref-locked", "recorded"}
 
 var ackIteration = regexp.MustCompile(`iteration (\d+)`)
 
@@ -271,7 +272,9 @@ func TestFaultKills(t *testing.T) {
 		trials = n
 	}
 	f := newFaultRig(t, t.TempDir())
-	f.startLoop("", "check=setsid sleep "+faultMarker+" & sleep 0.05; exit 1")
+	// The gate prunes every unreachable object, as git gc --prune=now would: a stop's
+	// snapshot, not yet recorded, must survive it (see loop's holdSnapshot).
+	f.startLoop("", "check=setsid sleep "+faultMarker+" & git prune --expire=now; sleep 0.05; exit 1")
 
 	// How long an undisturbed hook and checkpoint take, so that kills land all along them.
 	span := map[string]time.Duration{}

@@ -313,9 +313,9 @@ const TempObjectAge = time.Hour
 const sweepInterval = time.Hour
 
 // SweepTempObjects removes the temporary object files git-loop processes that were killed
-// left in the object directories (older than TempObjectAge), at most once per sweepInterval
-// (the time of the last sweep is kept in <commondir>/loop/swept). It returns how many it
-// removed.
+// left in the object directories (older than TempObjectAge), and the holds they left (see
+// SweepHolds), at most once per sweepInterval (the time of the last sweep is kept in
+// <commondir>/loop/swept). It returns how many it removed.
 func (r *Repo) SweepTempObjects() int {
 	stamp := filepath.Join(r.LoopDir(), "swept")
 	if fi, err := os.Stat(stamp); err == nil && time.Since(fi.ModTime()) < sweepInterval {
@@ -336,5 +336,5 @@ func (r *Repo) SweepTempObjects() int {
 	for i := 0; i < 256; i++ {
 		n += removeStale(filepath.Join(objects, fmt.Sprintf("%02x", i)), tmpObjectPrefix, TempObjectAge)
 	}
-	return n + removeStalePacks(objects)
+	return n + removeStalePacks(objects) + r.SweepHolds()
 }

@@ -127,3 +127,16 @@ func (o lockOwner) String() string {
 	}
 	return fmt.Sprintf("git-loop (pid %d on %s)", o.Pid, host)
 }
+
+// OwnerName is a new, unique name that says which process made it (see recordName): for
+// files and marks that outlive their maker when it is killed, so that whoever finds them
+// can tell whether their maker still runs (OwnerGone).
+func OwnerName() string { return currentOwner().recordName() }
+
+// OwnerGone reports whether the process that made name (OwnerName) is provably gone: its
+// pid is free or belongs to a later process. A name made on another host, boot or pid
+// namespace, or not made by OwnerName, is never said to be gone.
+func OwnerGone(name string) bool {
+	o, ok := parseRecordName(name)
+	return ok && o.state() == ownerDead
+}

@@ -30,6 +30,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 		}
 	}
 	opts := RunOptions{Dir: wt.WorkTree, Sequential: sequential}
+	defer s.watchGates(cfg)() // what gates of a killed hook and guard left is killed
 	results := runGates(ctx, cfg.Gates, opts)
 	if ctx.Err() != nil {
 		return results, nil

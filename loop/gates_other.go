@@ -33,5 +33,8 @@ func (g gateGroup) forceKill() { g.kill() }
 // cleanup does nothing: the gate's process has ended.
 func (g gateGroup) cleanup() {}
 
+// collect does nothing: there are no guards here.
+func (g gateGroup) collect(ps *os.ProcessState) {}
+
 // release does nothing.
 func (g gateGroup) release() {}

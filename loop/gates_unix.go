@@ -3,6 +3,7 @@
 package loop
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -21,17 +22,19 @@ func gateCommand(run string) *exec.Cmd {
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	tieToParent(cmd)
+	markGuarded(cmd)
 }
 
 // gateGroup is a started command's process group.
 type gateGroup struct {
 	pgid    int
-	guarded bool // the leader is a guard, which kills the gate's processes itself
+	guarded bool   // the leader is a guard, which kills the gate's processes itself
+	mark    string // the mark of the guarded gate's processes (see gateRunEnv)
 }
 
 // attachGroup returns the process group of a started command (its pid, as it leads the group).
 func attachGroup(cmd *exec.Cmd) gateGroup {
-	return gateGroup{pgid: cmd.Process.Pid, guarded: isGuard(cmd)}
+	return gateGroup{pgid: cmd.Process.Pid, guarded: isGuard(cmd), mark: gateMark(cmd)}
 }
 
 // terminate asks every process of the group to stop (SIGTERM); a guard passes it on.
@@ -58,6 +61,20 @@ func (g gateGroup) forceKill() { g.signal(syscall.SIGKILL) }
 func (g gateGroup) cleanup() {
 	if !g.guarded {
 		g.signal(syscall.SIGKILL)
+	}
+}
+
+// collect kills what a guard that was killed left running: its shell dies with it (its
+// parent-death signal), but what the shell started does not, and no guard is left to kill
+// it. A guard killed by a signal is told from one that ended by itself by its status (a
+// guard whose shell died of a signal dies of it too, so that case is swept as well, and
+// finds nothing). ps is the guard's state once waited for.
+func (g gateGroup) collect(ps *os.ProcessState) {
+	if g.mark == "" || ps == nil {
+		return
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		killMarked(g.mark, false)
 	}
 }
 

@@ -86,6 +86,9 @@ func (g gateGroup) forceKill() { g.kill() }
 // cleanup kills what the gate left in its job once its own process has ended.
 func (g gateGroup) cleanup() { g.kill() }
 
+// collect does nothing: there are no guards here.
+func (g gateGroup) collect(ps *os.ProcessState) {}
+
 // release closes the job, which kills whatever is still in it.
 func (g gateGroup) release() {
 	if g.job != 0 {

@@ -70,7 +70,15 @@ func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	select {
 	case run.WaitErr = <-waited:
 	case <-timer.C:
-		run.Stopped = fmt.Sprintf("timed out after %v", timeout)
+		// The timer says how long this process waited, which is not how long the command
+		// ran when this process was suspended meanwhile (SIGSTOP, a stopped terminal job):
+		// the command may have ended long before the timer could fire. An exit that
+		// happened is the outcome, never a timeout (see endedBy).
+		if err, ended := endedBy(cmd.Process.Pid, waited); ended {
+			run.WaitErr = err
+		} else {
+			run.Stopped = fmt.Sprintf("timed out after %v", timeout)
+		}
 	case <-ctx.Done():
 		run.Stopped = fmt.Sprintf("cancelled (%v)", context.Cause(ctx))
 	}
@@ -107,11 +115,28 @@ func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	}
 	// The main process is gone; kill what it left running in its group so the pipe closes.
 	group.cleanup()
+	group.collect(cmd.ProcessState)
 	if copied != nil {
 		closePipe(pr, copied)
 	}
 	pr.Close()
 	return run, nil
+}
+
+// endedBy reports whether the command whose main process is pid has ended by now, and then
+// its result from waited. It asks the kernel where it can (processExited), so that an exit
+// that came while this process was suspended wins over a timer that fired at the same wake;
+// elsewhere only a result already delivered counts.
+func endedBy(pid int, waited <-chan error) (error, bool) {
+	select {
+	case err := <-waited:
+		return err, true
+	default:
+	}
+	if processExited(pid) {
+		return <-waited, true
+	}
+	return nil, false
 }
 
 // closePipe waits briefly for the output copy to reach the end of the pipe, then makes it

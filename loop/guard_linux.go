@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,7 +10,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -171,6 +174,76 @@ func ownChildren() []int {
 			if f := strings.Fields(string(stat[i+1:])); len(f) > 1 && f[1] == strconv.Itoa(me) {
 				pids = append(pids, pid)
 			}
+		}
+	}
+	return pids
+}
+
+// guarded reports whether gates run under a guard.
+func guarded() bool { return guardPath() != "" }
+
+// gateSeq numbers this process's guarded gates, for their marks.
+var gateSeq atomic.Int64
+
+// markGuarded gives a guarded gate its mark (see gateRunEnv), passed down to every process
+// it starts.
+func markGuarded(cmd *exec.Cmd) {
+	if !isGuard(cmd) {
+		return
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(env, fmt.Sprintf("%s=%s.%d", gateRunEnv, gateOwner(), gateSeq.Add(1)))
+}
+
+// gateMark is the mark markGuarded gave cmd, "" for none.
+func gateMark(cmd *exec.Cmd) string {
+	for i := len(cmd.Env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(cmd.Env[i], gateRunEnv+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// killMarked kills every process whose mark is mark (with prefix, starts with it), round
+// after round, until a scan finds none: what one killed had started meanwhile carries the
+// mark too. It gives up after a few seconds of processes that will not go.
+func killMarked(mark string, prefix bool) {
+	for round := 0; round < 100; round++ {
+		pids := markedProcesses(mark, prefix)
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(time.Duration(min(round+1, 10)) * 5 * time.Millisecond)
+	}
+}
+
+// markedProcesses lists the live processes (not zombies) whose environment holds mark.
+func markedProcesses(mark string, prefix bool) []int {
+	want := []byte("\x00" + gateRunEnv + "=" + mark)
+	if !prefix {
+		want = append(want, 0)
+	}
+	me := os.Getpid()
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == me {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || len(env) == 0 { // another user's, gone, or a zombie's (empty)
+			continue
+		}
+		if bytes.Contains(append([]byte{0}, env...), want) {
+			pids = append(pids, pid)
 		}
 	}
 	return pids

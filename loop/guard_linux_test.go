@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestGuardKillsWhatLeftTheGroup: under a guard, a process a gate started outside its own
@@ -48,4 +50,47 @@ func TestGuardKillsWhatLeftTheGroup(t *testing.T) {
 func useGuard(t *testing.T) {
 	UseGateGuard(os.Executable)
 	t.Cleanup(func() { UseGateGuard(nil) })
+}
+
+// TestKillMarked: the processes whose mark is the one given die (with prefix, those whose
+// mark starts with it), also a child that left their process group; the others live.
+func TestKillMarked(t *testing.T) {
+	tests := []struct {
+		name   string
+		mark   string
+		prefix bool
+		dies   map[string]bool // mark of a process → whether it must die
+	}{
+		{"exact", "o1.1", false, map[string]bool{"o1.1": true, "o1.11": false, "o1.2": false}},
+		{"prefix", "o2.", true, map[string]bool{"o2.1": true, "o2.7": true, "o20.1": false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			procs := map[string]*exec.Cmd{}
+			for mark := range tt.dies {
+				// a marked shell whose child leaves its group, as a gate's setsid child does
+				cmd := exec.Command("sh", "-c", "setsid sleep 30 & wait")
+				cmd.Env = append(os.Environ(), gateRunEnv+"="+t.Name()+mark)
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				defer func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }()
+				procs[mark] = cmd
+			}
+			for i := 0; len(markedProcesses(t.Name(), true)) < 2*len(procs); i++ {
+				if i > 500 {
+					t.Fatal("the marked processes did not start")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			killMarked(t.Name()+tt.mark, tt.prefix)
+			for mark, dies := range tt.dies {
+				left := len(markedProcesses(t.Name()+mark, false))
+				if dies && left > 0 || !dies && left != 2 {
+					t.Errorf("mark %s: %d processes left, want them to die: %v", mark, left, dies)
+				}
+			}
+		})
+	}
 }

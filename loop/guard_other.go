@@ -25,3 +25,15 @@ func RunGuard(args []string) int {
 	fmt.Fprintln(os.Stderr, "git-loop: gate guards exist on Linux only")
 	return 2
 }
+
+// guarded reports false: gates run unguarded here.
+func guarded() bool { return false }
+
+// markGuarded does nothing: there are no guards here.
+func markGuarded(cmd *exec.Cmd) {}
+
+// gateMark is "": there are no guards here.
+func gateMark(cmd *exec.Cmd) string { return "" }
+
+// killMarked does nothing: no process is marked here.
+func killMarked(mark string, prefix bool) {}

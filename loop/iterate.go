@@ -111,6 +111,11 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 	if err != nil {
 		return nil, err
 	}
+	snap, held, err := s.holdSnapshot(name, st, wt, snap) // kept from any gc until recorded
+	if err != nil {
+		return nil, err
+	}
+	defer held.release()
 	touched, err := s.touched(cfg, st, snap.Tree)
 	if err != nil {
 		return nil, err
@@ -149,6 +154,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 			opts.DeadlineWhy += ", assumed from the gates' timeouts"
 		}
 	}
+	defer s.watchGates(cfg)() // what gates of a killed hook and guard left is killed
 	results := runGates(ctx, cfg.Gates, opts)
 	if ctx.Err() == nil {
 		results = append(results, s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: snap.Tree, message: in.Message,
@@ -207,7 +213,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		}
 		prev, _ := gitstore.ParseHash(st.Snapshot)
 		prevTree, _ := gitstore.ParseHash(st.Tree)
-		snapCommit, changed, err := s.snapshotCommit(prev, prevTree, snap.Tree, name, next.Iteration)
+		snapCommit, changed, err := s.stopSnapshot(held, prev, prevTree, snap.Tree, name, next.Iteration)
 		if err != nil {
 			return nil, err
 		}

@@ -247,6 +247,15 @@ func (s *Store) update(name string, fn func(tip gitstore.Hash, st *State) (*chan
 		if err != nil {
 			return nil, err
 		}
+		// A new snapshot's commit may have been pruned since it was written (a concurrent
+		// git gc --prune=now): a state must never name a missing object, so fn writes it
+		// again. A held snapshot (see holdSnapshot) is not pruned.
+		if newSnap := !ch.snapshot.IsZero() && ch.snapshot.String() != st.Snapshot; newSnap && !s.snapshotStored(ch.snapshot) {
+			if attempt < maxRefRetries {
+				continue
+			}
+			return nil, fmt.Errorf("update loop %q: snapshot %s: %w", name, ch.snapshot, ErrSnapshotLost)
+		}
 		err = s.Repo.UpdateRef(RefName(name), commit, tip, ch.subject)
 		// Another writer moved the ref: start again from its tip. A lock still held after
 		// gitstore's own wait is reported, not retried (it is likely stale).

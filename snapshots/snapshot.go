@@ -38,11 +38,19 @@ func CachePath(r *gitstore.Repo) string {
 }
 
 // Take snapshots r's worktree, writing any missing blob and tree objects.
-func Take(r *gitstore.Repo) (*Result, error) {
+func Take(r *gitstore.Repo) (*Result, error) { return takeWith(r, true) }
+
+// Retake snapshots r's worktree as Take does, but trusts nothing of the stat cache: every
+// file not answered by the index is read and its blob written if missing, and every tree
+// written if missing. It is for when a snapshot's tree turned out to name an object that is
+// gone (a prune took what the cache vouched for), and it leaves the cache rebuilt.
+func Retake(r *gitstore.Repo) (*Result, error) { return takeWith(r, false) }
+
+func takeWith(r *gitstore.Repo, cached bool) (*Result, error) {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		var res *Result
-		res, err = take(r)
+		res, err = take(r, cached)
 		if !errors.Is(err, errRetry) {
 			return res, err
 		}
@@ -52,8 +60,8 @@ func Take(r *gitstore.Repo) (*Result, error) {
 
 var errRetry = errors.New("retry snapshot")
 
-func take(r *gitstore.Repo) (*Result, error) {
-	s, err := newSnapshotter(r)
+func take(r *gitstore.Repo, cached bool) (*Result, error) {
+	s, err := newSnapshotter(r, cached)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ func openSnapshotter(t *testing.T, dir string) *snapshotter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newSnapshotter(r)
+	s, err := newSnapshotter(r, true)
 	if err != nil {
 		t.Fatal(err)
 	}

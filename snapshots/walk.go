@@ -89,9 +89,13 @@ type snapshotter struct {
 	listDev     uint64       // the device they are used on: the worktree top's
 }
 
-func newSnapshotter(r *gitstore.Repo) (*snapshotter, error) {
+func newSnapshotter(r *gitstore.Repo, cached bool) (*snapshotter, error) {
 	cacheCh := make(chan *statCache, 1)
 	go func() { // independent of the index: read both at once
+		if !cached {
+			cacheCh <- newStatCache()
+			return
+		}
 		cache := loadStatCache(CachePath(r))
 		if !cache.root.IsZero() && !r.HasObject(cache.root) {
 			cache = newStatCache() // objects were pruned: cached names may be gone too

@@ -23,7 +23,7 @@ func goalCommand(out, errOut io.Writer) *cli.Command {
 			"one. The evaluator is loop.evaluator (e.g. `git config loop.evaluator 'claude -p --model haiku'`); gates\n" +
 			"come from .gitloop and --gate, and run first. Without an agent command the loop is bound to this agent\n" +
 			"session, as with start; with `-- AGENT…` it is driven as with run (same exit codes).",
-		Flags: append(append(startFlags(), &cli.StringFlag{Name: "name", Usage: "call the loop `NAME` (default: from the branch)"},
+		Flags: append(append(startFlags(), nameFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"}), driveFlags()...),
 		Action: func(c *cli.Context) error {
 			agent, _ := c.Context.Value(agentArgsKey{}).([]string)

@@ -308,10 +308,13 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				}
 				return withStore(func(s *loop.Store) error {
 					st, err := startAndPrint(out, s, opts, c.Bool("json"))
-					if err != nil || st == nil || !c.IsSet(slashArgsFlag.Name) {
+					switch {
+					case err != nil || st == nil: // failed, or JSON
 						return err
+					case c.IsSet(slashArgsFlag.Name): // inside Claude Code already: the agent's briefing
+						return printBriefing(out, s, st)
 					}
-					return printBriefing(out, s, st)
+					return printNextStep(out, st)
 				})
 			},
 		},

@@ -81,8 +81,8 @@ func manDoc(usage string, cmds []*cli.Command) manpage.Doc {
 var exitCodeDocs = []manpage.Item{
 	{Tag: strconv.Itoa(exitOK), Text: "Success; also a change that is already so (pausing a paused loop). `run`: the loop completed. " +
 		"`bisect`: the first bad iteration was found."},
-	{Tag: strconv.Itoa(exitFailure), Text: "An unexpected failure (I/O, unreadable objects); also the answer \"no\": a gate fails " +
-		"(`check`), a spec is only an intent (`score`), a push would carry secrets (`push`), nothing to bisect (`bisect`)."},
+	{Tag: strconv.Itoa(exitFailure), Text: "An unexpected failure (I/O, unreadable objects); also the answer \"no\": an installed hook " +
+		"would not run, or none is installed (`doctor`), a gate fails (`check`), a spec is only an intent (`score`), a push would carry secrets (`push`), nothing to bisect (`bisect`)."},
 	{Tag: strconv.Itoa(exitUsage), Text: "Bad usage, fixed in what you typed or wrote: an unknown command, flag or help topic, a " +
 		"missing or invalid value, an invalid loop name or configuration, no such remote, a fetched loop's gates " +
 		"without `--trust`, changing a fetched loop."},

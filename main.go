@@ -60,6 +60,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) >= 2 && args[1] == "hook" {
 		return runHook(args[2:], stdin, stdout, stderr)
 	}
+	if writesManPage(args) {
+		ensureManPage(stderr)
+	}
 	app := newApp(stdin, stdout, stderr)
 	args, agent, hasAgent := splitAgent(args)
 	args, err := flagsFirst(app.Commands, args)
@@ -424,14 +427,16 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			ArgsUsage: "AGENT | man", Category: groupSetup,
 			Flags: []cli.Flag{
 				&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"},
-				&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "$XDG_DATA_HOME/man/man1, else ~/.local/share/man/man1"},
+				&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "beside git-loop, DIR/../share/man/man1 for its DIR on PATH, else $XDG_DATA_HOME/man/man1 or ~/.local/share/man/man1"},
 			},
 			Description: "AGENT is claude, codex, gemini, cursor or copilot. For codex it also records the hook's review in " +
 				"$CODEX_HOME/config.toml, as Codex's /hooks does (Codex skips a hook until then). It says what else keeps " +
 				"the agent from running the hook (a project or folder the agent does not trust), with the fix; " +
 				"`git loop doctor` checks again later. `man` installs the manual page instead, " +
-				"for `man git-loop` and `git loop --help` (always the user's, so --user changes nothing); " +
-				"it says how to make man find the page when man does not search its directory.",
+				"for `man git-loop` and `git loop --help` (--user changes nothing): beside git-loop, where man-db " +
+				"finds it with no MANPATH edit, or in the user's man directory when that cannot be written; it says " +
+				"how to make man find the page when man does not search its directory. Any other command writes " +
+				"the page beside git-loop by itself when it is missing there (not with " + noAutoManEnv + "=1).",
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 1 {
 					return usageError{msg: "install takes one agent or man, e.g. `git loop install claude`"}

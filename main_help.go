@@ -98,7 +98,8 @@ func writeCommandIndex(w io.Writer, usage string, cmds []*cli.Command) {
 		}
 	}
 	fmt.Fprint(w, "\n`git loop help <command>` shows a command's options and examples. `man git-loop` (or\n"+
-		"`git loop --help`) is the manual, once `git loop install man` has installed it.\n")
+		"`git loop --help`) is the manual, which git-loop writes beside itself (`git loop install man`\n"+
+		"says where).\n")
 }
 
 // writeCommandHelp is `git loop help COMMAND`: its usage line, what it does, its options and

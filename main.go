@@ -498,7 +498,7 @@ func startFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
 		&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE` (- for standard input)"},
-		&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
+		&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations, at most 100000 (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
 		&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
 		&cli.StringSliceFlag{Name: "promise", Aliases: []string{"completion-promise"}, Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
 		&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},

@@ -31,6 +31,18 @@ const (
 // DefaultMaxIterations is used when no configuration sets a limit.
 const DefaultMaxIterations = 10
 
+// MaxIterationsCap is the highest iteration limit: more is no limit in all but name (weeks of
+// agent runs), and would slip past the rule that a loop without a limit says --unlimited.
+const MaxIterationsCap = 100_000
+
+// checkIterationCap refuses a limit above MaxIterationsCap, naming --unlimited.
+func checkIterationCap(n int) error {
+	if n > MaxIterationsCap {
+		return fmt.Errorf("%w: --max-iterations %d is no limit in all but name (at most %d); give a real limit, or --unlimited for a loop that only its promise or gates end", ErrConfig, n, MaxIterationsCap)
+	}
+	return nil
+}
+
 // Gate is one ordered check run against a snapshot.
 type Gate struct {
 	Name    string `json:"name"`
@@ -258,6 +270,9 @@ func (s Settings) resolve() (Config, error) {
 	}
 	if c.MaxIterations < 0 {
 		return c, fmt.Errorf("%w: --max-iterations %d: want a number ≥ 1", ErrConfig, c.MaxIterations)
+	}
+	if err := checkIterationCap(c.MaxIterations); err != nil {
+		return c, err
 	}
 	exit, err := resolveExit(c.Exit, len(c.Promises) > 0, c.hasChecks())
 	if err != nil {

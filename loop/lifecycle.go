@@ -472,6 +472,9 @@ func (s *Store) SetStatusContext(ctx context.Context, name string, t Transition,
 // raiseLimit applies a resume's new iteration limit, which must leave room to go on.
 func raiseLimit(name string, next *State, newMax int) error {
 	if newMax > 0 {
+		if err := checkIterationCap(newMax); err != nil {
+			return err
+		}
 		if newMax <= next.Iteration {
 			return fmt.Errorf("%w: --max-iterations %d: loop %q is at iteration %d already; give a higher limit", ErrConfig, newMax, name, next.Iteration)
 		}

@@ -482,7 +482,15 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags, Category: groupDrive,
 		Action: func(c *cli.Context) error {
-			return withLoop(c, func(s *loop.Store, name string) error {
+			name, err := oneName(c)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				name, err := s.ResolveTransition(name, t)
+				if err != nil {
+					return err
+				}
 				st, err := resume(s, name, t, c)
 				if err != nil {
 					return err

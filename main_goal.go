@@ -70,7 +70,7 @@ func parseGoal(c *cli.Context) (loop.StartOptions, error) {
 		return opts, err
 	}
 	f := &opts.Flags
-	f.Judges = append([]string{cond}, f.Judges...)
+	f.Judges, f.Goal = append([]string{cond}, f.Judges...), true
 	if c.IsSet("prompt-file") {
 		if f.Prompt != "" {
 			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}

@@ -98,6 +98,9 @@ type Settings struct {
 	Policy        Policy // from configuration files and imported state files
 	Judges        []string
 	Evaluator     Evaluator // its zero fields are not set here
+	// Goal: the first judge is `git loop goal`'s CONDITION, so a missing evaluator is said
+	// in the words the person typed (goal, not --judge).
+	Goal bool
 }
 
 // ErrConfig marks invalid configuration or flags.
@@ -221,7 +224,7 @@ func (s *Settings) Override(o Settings) {
 		s.Shape = o.Shape
 	}
 	if len(o.Judges) > 0 {
-		s.Judges = o.Judges
+		s.Judges, s.Goal = o.Judges, o.Goal
 	}
 	s.Evaluator.override(o.Evaluator)
 	s.Policy.override(o.Policy)
@@ -252,7 +255,7 @@ func (s Settings) resolve() (Config, error) {
 	if err := c.Policy.checkAgainst(c.Gates); err != nil {
 		return c, err
 	}
-	if err := c.setJudges(s.Judges, s.Evaluator); err != nil {
+	if err := c.setJudges(s.Judges, s.Evaluator, s.Goal); err != nil {
 		return c, err
 	}
 	c.MaxIterations = DefaultMaxIterations

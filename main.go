@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -58,6 +59,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	loop.UseBackgroundMaintenance(os.Executable)
 	if len(args) >= 2 && args[1] == "hook" {
 		return runHook(args[2:], stdin, stdout, stderr)
+	}
+	if writesManPage(args) {
+		ensureManPage(stderr)
 	}
 	app := newApp(stdin, stdout, stderr)
 	args, agent, hasAgent := splitAgent(args)
@@ -291,10 +295,13 @@ func commands(out, errOut io.Writer) []*cli.Command {
 	// In the order `git loop help` lists them within their groups.
 	cmds := []*cli.Command{
 		{
-			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME]", Category: groupDrive,
-			Flags: append(startFlags(), jsonFlag, slashArgsFlag),
+			Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME | TASK…]", Category: groupDrive,
+			Description: "One word that is a valid loop name is NAME. Several words, or one with white space in it, are the\n" +
+				"task, as -p gives it (and as the ralph-loop plugin takes it), and so is every word with --name; the\n" +
+				"loop is then named with --name, or after the branch.",
+			Flags: append(startFlags(), nameFlag(), jsonFlag, slashArgsFlag),
 			Action: func(c *cli.Context) error {
-				parse := parseStart
+				parse := parseStartWords
 				if c.IsSet(slashArgsFlag.Name) {
 					parse = parseSlashStart
 				}
@@ -304,10 +311,13 @@ func commands(out, errOut io.Writer) []*cli.Command {
 				}
 				return withStore(func(s *loop.Store) error {
 					st, err := startAndPrint(out, s, opts, c.Bool("json"))
-					if err != nil || st == nil || !c.IsSet(slashArgsFlag.Name) {
+					switch {
+					case err != nil || st == nil: // failed, or JSON
 						return err
+					case c.IsSet(slashArgsFlag.Name): // inside Claude Code already: the agent's briefing
+						return printBriefing(out, s, st)
 					}
-					return printBriefing(out, s, st)
+					return printNextStep(out, st)
 				})
 			},
 		},
@@ -417,14 +427,16 @@ func commands(out, errOut io.Writer) []*cli.Command {
 			ArgsUsage: "AGENT | man", Category: groupSetup,
 			Flags: []cli.Flag{
 				&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"},
-				&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "$XDG_DATA_HOME/man/man1, else ~/.local/share/man/man1"},
+				&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "beside git-loop, DIR/../share/man/man1 for its DIR on PATH, else $XDG_DATA_HOME/man/man1 or ~/.local/share/man/man1"},
 			},
 			Description: "AGENT is claude, codex, gemini, cursor or copilot. For codex it also records the hook's review in " +
 				"$CODEX_HOME/config.toml, as Codex's /hooks does (Codex skips a hook until then). It says what else keeps " +
 				"the agent from running the hook (a project or folder the agent does not trust), with the fix; " +
 				"`git loop doctor` checks again later. `man` installs the manual page instead, " +
-				"for `man git-loop` and `git loop --help` (always the user's, so --user changes nothing); " +
-				"it says how to make man find the page when man does not search its directory.",
+				"for `man git-loop` and `git loop --help` (--user changes nothing): beside git-loop, where man-db " +
+				"finds it with no MANPATH edit, or in the user's man directory when that cannot be written; it says " +
+				"how to make man find the page when man does not search its directory. Any other command writes " +
+				"the page beside git-loop by itself when it is missing there (not with " + noAutoManEnv + "=1).",
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 1 {
 					return usageError{msg: "install takes one agent or man, e.g. `git loop install claude`"}
@@ -470,7 +482,15 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 	return &cli.Command{
 		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags, Category: groupDrive,
 		Action: func(c *cli.Context) error {
-			return withLoop(c, func(s *loop.Store, name string) error {
+			name, err := oneName(c)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				name, err := s.ResolveTransition(name, t)
+				if err != nil {
+					return err
+				}
 				st, err := resume(s, name, t, c)
 				if err != nil {
 					return err
@@ -486,7 +506,7 @@ func startFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
 		&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE` (- for standard input)"},
-		&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
+		&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations, at most 100000 (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
 		&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
 		&cli.StringSliceFlag{Name: "promise", Aliases: []string{"completion-promise"}, Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
 		&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
@@ -496,17 +516,102 @@ func startFlags() []cli.Flag {
 	}
 }
 
-// parseStart turns start's flags into loop.StartOptions.
+// nameFlag is --name, the loop's name as a flag: start's (beside its NAME argument), goal's
+// and /git-loop's, which take no NAME argument.
+func nameFlag() cli.Flag {
+	return &cli.StringFlag{Name: "name", Usage: "name the loop `NAME` (default: after the branch)"}
+}
+
+// parseStart turns run's optional NAME and start's flags into loop.StartOptions.
 func parseStart(c *cli.Context) (loop.StartOptions, error) {
 	name, err := oneName(c)
 	if err != nil {
 		return loop.StartOptions{}, err
 	}
+	return startOptions(c, name, "")
+}
+
+// parseStartWords turns start's words and flags into loop.StartOptions: its words are NAME
+// or the task (startWords), and --name names the loop too.
+func parseStartWords(c *cli.Context) (loop.StartOptions, error) {
+	name, task, err := startWords(c)
+	if err != nil {
+		return loop.StartOptions{}, err
+	}
+	return startOptions(c, name, task)
+}
+
+// startWords reads start's words as the ralph-loop plugin's users type them: several words,
+// or one with white space in it, are the task; a single word is the loop's NAME when it is a
+// valid loop name, as it always was, and refused when it is not, since it reads as neither
+// for sure. With --name every word is the task, as in /git-loop.
+func startWords(c *cli.Context) (name, task string, err error) {
+	words := c.Args().Slice()
+	name = c.String("name")
+	if c.IsSet("name") && name == "" {
+		return "", "", usageError{msg: "--name is empty; give a name, or leave --name out to name the loop after the branch"}
+	}
+	switch {
+	case len(words) == 0:
+		return name, "", nil
+	case len(words) == 1 && !c.IsSet("name") && !strings.ContainsFunc(words[0], unicode.IsSpace):
+		word := words[0]
+		if word == "" {
+			return "", "", usageError{msg: "the loop name is empty; give a name, or none to use the default"}
+		}
+		if err := loop.CheckName(word); err != nil {
+			if c.IsSet("prompt") || c.IsSet("prompt-file") {
+				return "", "", err
+			}
+			return "", "", fmt.Errorf("%w; if it is the task, give it with -p: `git loop start -p %s`", err, shellQuote(word))
+		}
+		return word, "", nil
+	}
+	task = strings.Join(words, " ")
+	typed := ""
+	switch {
+	case c.IsSet("prompt"):
+		typed = "-p"
+	case c.IsSet("prompt-file"):
+		typed = "--prompt-file"
+	}
+	if typed != "" {
+		return "", "", usageError{msg: fmt.Sprintf("the task is given twice, as words (%s) and with %s; give it once (a loop's NAME is one word, or --name NAME)",
+			shellQuote(clip(task, 40)), typed)}
+	}
+	return name, task, nil
+}
+
+// shellQuote quotes s for a POSIX shell, for a command line a message suggests.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// clip shortens s to at most n runes, marking a cut with "…".
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// startOptions turns start's flags into loop.StartOptions for the loop name, with task (when
+// not "") as the prompt.
+func startOptions(c *cli.Context, name, task string) (loop.StartOptions, error) {
 	opts := loop.StartOptions{Name: name}
+	var err error
 	if opts.Flags, opts.Session, err = startSettings(c); err != nil {
 		return opts, err
 	}
 	f := &opts.Flags
+	if task != "" {
+		f.Prompt = task
+	}
 	if p := c.String("prompt-file"); p != "" {
 		if f.Prompt != "" {
 			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}

@@ -15,6 +15,11 @@ import (
 // errHookIdle makes `doctor` exit 1 when an installed hook would not run; the report says why.
 var errHookIdle = errors.New("an installed hook would not run")
 
+// errNoHook makes `doctor` exit 1 when no agent has git-loop's hooks installed at all: no
+// agent would run a loop, which is as much a "no" as an idle hook.
+var errNoHook = errors.New("no agent would run git-loop's hook: none is installed, here or for the user; " +
+	hooks.InstallHint + " installs one, or `" + hooks.DriverCommand + "` drives an agent without one")
+
 func doctorCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
 		Name: "doctor", Usage: "check, for each agent, that its git-loop hooks are installed and would run", Category: groupSetup,
@@ -23,7 +28,7 @@ func doctorCommand(out io.Writer) *cli.Command {
 			"project, the user's files) and whether the agent would run them, with the command that fixes what " +
 			"would stop it: Codex's project trust and hook review, Gemini CLI's and Copilot CLI's trusted folders, " +
 			"git-loop on PATH. Outside a git worktree only the user's files are checked. Exits 0 when every " +
-			"installed hook would run, 1 otherwise.",
+			"installed hook would run, 1 when one would not or when none is installed (no agent would run a loop).",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError{msg: "doctor takes no arguments"}
@@ -42,7 +47,10 @@ func doctorCommand(out io.Writer) *cli.Command {
 			} else {
 				fmt.Fprint(out, rep.String())
 			}
-			if !rep.OK {
+			switch {
+			case !rep.Installed():
+				return errNoHook
+			case !rep.OK:
 				return errHookIdle
 			}
 			return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-loop/git-loop/hooks"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/driver"
 	"github.com/git-loop/git-loop/loop/review"
@@ -23,7 +24,7 @@ func goalCommand(out, errOut io.Writer) *cli.Command {
 			"one. The evaluator is loop.evaluator (e.g. `git config loop.evaluator 'claude -p --model haiku'`); gates\n" +
 			"come from .gitloop and --gate, and run first. Without an agent command the loop is bound to this agent\n" +
 			"session, as with start; with `-- AGENT…` it is driven as with run (same exit codes).",
-		Flags: append(append(startFlags(), &cli.StringFlag{Name: "name", Usage: "call the loop `NAME` (default: from the branch)"},
+		Flags: append(append(startFlags(), nameFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"}), driveFlags()...),
 		Action: func(c *cli.Context) error {
 			agent, _ := c.Context.Value(agentArgsKey{}).([]string)
@@ -46,8 +47,11 @@ func goalCommand(out, errOut io.Writer) *cli.Command {
 				return usageError{msg: fmt.Sprintf("%s only apply when goal drives an agent (after --, e.g. `git loop goal 'COND' -- claude -p`)", set)}
 			}
 			return withStore(func(s *loop.Store) error {
-				_, err := startAndPrint(out, s, opts, c.Bool("json"))
-				return err
+				st, err := startAndPrint(out, s, opts, c.Bool("json"))
+				if err != nil || st == nil {
+					return err
+				}
+				return printNextStep(out, st)
 			})
 		},
 	}
@@ -66,7 +70,7 @@ func parseGoal(c *cli.Context) (loop.StartOptions, error) {
 		return opts, err
 	}
 	f := &opts.Flags
-	f.Judges = append([]string{cond}, f.Judges...)
+	f.Judges, f.Goal = append([]string{cond}, f.Judges...), true
 	if c.IsSet("prompt-file") {
 		if f.Prompt != "" {
 			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}
@@ -92,4 +96,12 @@ func startAndPrint(out io.Writer, s *loop.Store, opts loop.StartOptions, asJSON 
 		return nil, err
 	}
 	return st, printShapeOf(out, s, st.Name)
+}
+
+// printNextStep writes, after a new loop's state, who will work on it: the agents whose
+// git-loop hooks are installed and would run in its worktree, or how to install one, and
+// the driver (hooks.DoctorReport.NextStep).
+func printNextStep(out io.Writer, st *loop.State) error {
+	_, err := fmt.Fprint(out, hooks.Doctor(st.Worktree).NextStep())
+	return err
 }

@@ -31,7 +31,9 @@ const helpWidth = 100
 var examples = map[string]string{
 	"start": `git loop start fix-login --promise "LOGIN FIXED" --gate 'test=go test ./...' \
     -p "Fix the login redirect in auth/login.go; only change auth/."
-git loop start --prompt-file spec.md --max-iterations 20   # gates from .gitloop`,
+git loop start --prompt-file spec.md --max-iterations 20   # gates from .gitloop
+git loop start "Build a REST API for todos. Output <promise>COMPLETE</promise> when done." \
+    --completion-promise COMPLETE --max-iterations 20   # words: the task`,
 	"status":     "git loop status            # this worktree's loop, or the last one that ran here\ngit loop status fix-login --json",
 	"list":       "git loop list --all         # ended and fetched loops too",
 	"pause":      "git loop pause fix-login    # the agent may stop until the loop is resumed",
@@ -96,7 +98,8 @@ func writeCommandIndex(w io.Writer, usage string, cmds []*cli.Command) {
 		}
 	}
 	fmt.Fprint(w, "\n`git loop help <command>` shows a command's options and examples. `man git-loop` (or\n"+
-		"`git loop --help`) is the manual, once `git loop install man` has installed it.\n")
+		"`git loop --help`) is the manual, which git-loop writes beside itself (`git loop install man`\n"+
+		"says where).\n")
 }
 
 // writeCommandHelp is `git loop help COMMAND`: its usage line, what it does, its options and

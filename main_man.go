@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strconv"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/hooks/manpage"
+	"github.com/git-loop/git-loop/loop"
 )
 
 // The manual page, hooks/manpage/git-loop.1, is made from the command definitions here at
@@ -35,7 +38,9 @@ func manDoc(usage string, cmds []*cli.Command) manpage.Doc {
 				"`git bisect` and `git push` work on a loop's history like on any branch.",
 			"Agents run git-loop from their hooks (`git loop install AGENT` writes them), or `git loop run` drives " +
 				"a headless agent command itself. On PATH, git-loop is the git subcommand `git loop`, and " +
-				"`git loop --help` shows this page once `git loop install man` has installed it.",
+				"`git loop --help` shows this page, which git-loop writes beside itself on first use " +
+				"(`DIR/../share/man/man1` for its DIR on PATH, where man-db looks by itself; `git loop install man` " +
+				"writes it again, or elsewhere).",
 			"NAME defaults to the loop of the current worktree; with none active there, the reading commands " +
 				"(`status`, `log`, `show`, `diff`, `report`, `bisect`) take the last loop that ran here. Flags may " +
 				"come before or after NAME.",
@@ -81,8 +86,8 @@ func manDoc(usage string, cmds []*cli.Command) manpage.Doc {
 var exitCodeDocs = []manpage.Item{
 	{Tag: strconv.Itoa(exitOK), Text: "Success; also a change that is already so (pausing a paused loop). `run`: the loop completed. " +
 		"`bisect`: the first bad iteration was found."},
-	{Tag: strconv.Itoa(exitFailure), Text: "An unexpected failure (I/O, unreadable objects); also the answer \"no\": a gate fails " +
-		"(`check`), a spec is only an intent (`score`), a push would carry secrets (`push`), nothing to bisect (`bisect`)."},
+	{Tag: strconv.Itoa(exitFailure), Text: "An unexpected failure (I/O, unreadable objects); also the answer \"no\": an installed hook " +
+		"would not run, or none is installed (`doctor`), a gate fails (`check`), a spec is only an intent (`score`), a push would carry secrets (`push`), nothing to bisect (`bisect`)."},
 	{Tag: strconv.Itoa(exitUsage), Text: "Bad usage, fixed in what you typed or wrote: an unknown command, flag or help topic, a " +
 		"missing or invalid value, an invalid loop name or configuration, no such remote, a fetched loop's gates " +
 		"without `--trust`, changing a fetched loop."},
@@ -97,13 +102,25 @@ var exitCodeDocs = []manpage.Item{
 		"worktree removed)."},
 }
 
-// installMan is `git loop install man [--dir DIR]`: the manual page into the user's man path.
+// installMan is `git loop install man [--dir DIR]`: the manual page beside git-loop, where
+// man-db finds it with no MANPATH edit (manpage.Beside the directory on PATH that holds
+// git-loop), when that can be written; else into the user's man directory.
 func installMan(c *cli.Context, out io.Writer) error {
 	dir := c.String("dir")
 	if c.IsSet("dir") && dir == "" {
 		return usageError{msg: "--dir needs a directory, e.g. --dir ~/.local/share/man/man1"}
 	}
 	if dir == "" {
+		if exe, err := os.Executable(); err == nil {
+			if bin := manpage.PathDir(exe, os.Getenv("PATH")); bin != "" {
+				res, err := manpage.Install(manpage.Beside(bin))
+				if err == nil {
+					_, err = fmt.Fprint(out, res.String())
+					return err
+				}
+				fmt.Fprintf(out, "cannot write the page beside git-loop (%v); writing it to your own man directory instead\n", err)
+			}
+		}
 		var err error
 		if dir, err = manpage.DefaultDir(); err != nil {
 			return err
@@ -115,4 +132,42 @@ func installMan(c *cli.Context, out io.Writer) error {
 	}
 	_, err = fmt.Fprint(out, res.String())
 	return err
+}
+
+// noAutoManEnv, set to anything, keeps git-loop from writing its manual page by itself
+// (ensureManPage); the tests set it, since their git-loop shares one directory.
+const noAutoManEnv = "GIT_LOOP_NO_AUTO_MAN"
+
+// ensureManPage writes the manual page beside git-loop when it is not there yet (one stat when
+// it is), so that `git loop --help`, which git turns into `man git-loop`, works after an
+// install with no MANPATH edit; it says so once, on stderr. Every failure is silent: the
+// command the person ran is what matters.
+func ensureManPage(stderr io.Writer) {
+	if os.Getenv(noAutoManEnv) != "" {
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	if res, wrote, err := manpage.Ensure(exe, os.Getenv("PATH")); err == nil && wrote {
+		fmt.Fprint(stderr, "git-loop: "+res.Brief())
+	}
+}
+
+// writesManPage reports whether a command line is one on which git-loop writes its manual
+// page if missing (ensureManPage): any a person runs, but the background roll-up and
+// `install man`, which writes it itself. (The hook, the hot path, and the gate guard never
+// get this far.)
+func writesManPage(args []string) bool {
+	if len(args) < 2 {
+		return true
+	}
+	switch args[1] {
+	case loop.MaintenanceArg:
+		return false
+	case "install":
+		return !slices.Contains(args[2:], "man")
+	}
+	return true
 }

@@ -19,8 +19,8 @@ var slashArgsFlag = &cli.StringFlag{Name: "slash-args", Hidden: true,
 	Usage: "read the task and start's options from the /git-loop command's argument text in `FILE` (- for standard input)"}
 
 // slashFlags are the options the /git-loop arguments may hold: start's own (their
-// spelling and meaning), but for --prompt-file, and --name for the loop's name, which start
-// takes as an argument.
+// spelling and meaning), but for --prompt-file, and --name for the loop's name, since every
+// word that is no option is the task.
 func slashFlags() []cli.Flag {
 	var out []cli.Flag
 	for _, f := range startFlags() {
@@ -31,7 +31,7 @@ func slashFlags() []cli.Flag {
 			out = append(out, f)
 		}
 	}
-	return append(out, &cli.StringFlag{Name: "name", Usage: "name the loop `NAME` (default: after the branch)"})
+	return append(out, nameFlag())
 }
 
 // parseSlashStart reads the /git-loop arguments (--slash-args) into start's options: the
@@ -39,8 +39,8 @@ func slashFlags() []cli.Flag {
 // they mean exactly what they mean to start. A --session among them wins over the one the
 // command passes (Claude Code's session), which wins over $CLAUDE_CODE_SESSION_ID.
 func parseSlashStart(c *cli.Context) (loop.StartOptions, error) {
-	if c.NArg() > 0 || c.IsSet("prompt") || c.IsSet("prompt-file") {
-		return loop.StartOptions{}, usageError{msg: "--slash-args holds the task and the options; give no NAME, -p or --prompt-file with it"}
+	if c.NArg() > 0 || c.IsSet("prompt") || c.IsSet("prompt-file") || c.IsSet("name") {
+		return loop.StartOptions{}, usageError{msg: "--slash-args holds the task and the options; give no NAME, --name, -p or --prompt-file with it"}
 	}
 	text, err := readSlashArgs(c)
 	if err != nil {

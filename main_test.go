@@ -77,6 +77,9 @@ func hermeticGit(env *testscript.Env) error {
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CONFIG_GLOBAL": gitconfig, "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z",
 		"TZ": "UTC", "NO_COLOR": "1", "CLAUDE_CODE_SESSION_ID": "",
+		// Every script's git-loop is one executable in one directory: a page written beside
+		// it would be one script's output in another's (install_man_auto turns it back on).
+		noAutoManEnv: "1",
 		// Go's caches stay the developer's: a cold build cache makes the demo's go gates slow.
 		"GOCACHE": goEnv("GOCACHE"), "GOMODCACHE": goEnv("GOMODCACHE"),
 	} {

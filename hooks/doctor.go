@@ -15,7 +15,8 @@ import (
 type DoctorReport struct {
 	// Dir is the worktree whose project hooks were checked; "" when only the user's were.
 	Dir string `json:"dir,omitempty"`
-	// OK is set when every installed hook would run (also when none is installed).
+	// OK is set when some agent would run git-loop's hooks and every installed hook would:
+	// with none installed, no agent runs a loop, which is no more OK than an idle hook.
 	OK     bool          `json:"ok"`
 	Agents []AgentDoctor `json:"agents"`
 }
@@ -90,7 +91,62 @@ func Doctor(dir string) DoctorReport {
 		}
 		rep.Agents = append(rep.Agents, ad)
 	}
+	rep.OK = rep.OK && rep.Installed()
 	return rep
+}
+
+// Installed reports whether any agent has git-loop's hooks installed, here or for the user.
+func (r DoctorReport) Installed() bool {
+	for _, a := range r.Agents {
+		if len(a.Hooks) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// agentCommands is how a person starts each agent on the project, for NextStep.
+var agentCommands = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor .", "copilot": "copilot"}
+
+// InstallHint is the command that installs an agent's hooks, with the other agents named.
+const InstallHint = "`git loop install claude` (or codex, gemini, cursor, copilot)"
+
+// DriverCommand is the command that drives a headless agent through the worktree's loop
+// without any hook, the other way to run a loop.
+const DriverCommand = "git loop run -- claude -p"
+
+// NextStep says, as lines after a new loop's state, who will work on the loop: the agents
+// whose git-loop hooks are installed and would run (with the command that starts each);
+// those whose hooks would not run, sent to `git loop doctor`; with none installed, the
+// command that installs one; and in every case the driver, which needs no hook.
+func (r DoctorReport) NextStep() string {
+	var runs, idle []string
+	for _, a := range r.Agents {
+		running := false
+		for _, h := range a.Hooks {
+			running = running || h.Runs
+		}
+		switch {
+		case running:
+			runs = append(runs, fmt.Sprintf("%s (`%s`)", a.Product, agentCommands[a.Agent]))
+		case len(a.Hooks) > 0:
+			idle = append(idle, a.Product)
+		}
+	}
+	var b strings.Builder
+	switch {
+	case len(runs) > 0:
+		fmt.Fprintf(&b, "next:      work with %s here: git-loop's hook runs at each of its stops\n", strings.Join(runs, " or "))
+		if len(idle) > 0 {
+			fmt.Fprintf(&b, "           %s has git-loop's hook installed, but would not run it: `git loop doctor` says why\n", strings.Join(idle, " and "))
+		}
+	case len(idle) > 0:
+		fmt.Fprintf(&b, "next:      %s has git-loop's hook installed, but would not run it, so no agent works on this loop yet: `git loop doctor` says why and the fix\n", strings.Join(idle, " and "))
+	default:
+		fmt.Fprintf(&b, "next:      no agent has git-loop's hook installed here, so none works on this loop yet: %s, then start the agent\n", InstallHint)
+	}
+	fmt.Fprintf(&b, "           or let git-loop drive a headless agent, no hook needed: `%s`\n", DriverCommand)
+	return b.String()
 }
 
 func productOf(agent string) string {

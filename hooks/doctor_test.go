@@ -111,7 +111,7 @@ func TestCopilotTrustProblem(t *testing.T) {
 func TestDoctor(t *testing.T) {
 	home, repo := doctorWorld(t)
 	rep := Doctor(repo)
-	if !rep.OK || len(rep.Agents) != 5 {
+	if rep.OK || rep.Installed() || len(rep.Agents) != 5 { // no agent would run a loop
 		t.Fatalf("nothing installed: %+v", rep)
 	}
 	for _, a := range rep.Agents {
@@ -235,4 +235,38 @@ func FuzzStripJSONComments(f *testing.F) {
 			t.Fatalf("JSON changed: %q -> %q", doc, out)
 		}
 	})
+}
+
+// TestDoctorNextStep: what start says about who works on a new loop, from doctor's report.
+func TestDoctorNextStep(t *testing.T) {
+	runs := HookDoctor{Scope: "project", Runs: true}
+	idle := HookDoctor{Scope: "project", Problems: []Problem{{Why: "untrusted", Fix: "trust it"}}}
+	claude := func(h ...HookDoctor) AgentDoctor {
+		return AgentDoctor{Agent: "claude", Product: "Claude Code", Hooks: h}
+	}
+	codex := func(h ...HookDoctor) AgentDoctor { return AgentDoctor{Agent: "codex", Product: "Codex", Hooks: h} }
+	driver := "           or let git-loop drive a headless agent, no hook needed: `git loop run -- claude -p`\n"
+	for _, tc := range []struct {
+		name   string
+		agents []AgentDoctor
+		want   string
+	}{
+		{"none installed", []AgentDoctor{claude(), codex()},
+			"next:      no agent has git-loop's hook installed here, so none works on this loop yet: `git loop install claude` (or codex, gemini, cursor, copilot), then start the agent\n" + driver},
+		{"one runs", []AgentDoctor{claude(runs), codex()},
+			"next:      work with Claude Code (`claude`) here: git-loop's hook runs at each of its stops\n" + driver},
+		{"two run, one of them twice", []AgentDoctor{claude(runs, idle), codex(runs)},
+			"next:      work with Claude Code (`claude`) or Codex (`codex`) here: git-loop's hook runs at each of its stops\n" + driver},
+		{"one runs, one idle", []AgentDoctor{claude(runs), codex(idle)},
+			"next:      work with Claude Code (`claude`) here: git-loop's hook runs at each of its stops\n" +
+				"           Codex has git-loop's hook installed, but would not run it: `git loop doctor` says why\n" + driver},
+		{"only idle", []AgentDoctor{claude(), codex(idle)},
+			"next:      Codex has git-loop's hook installed, but would not run it, so no agent works on this loop yet: `git loop doctor` says why and the fix\n" + driver},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (DoctorReport{Agents: tc.agents}).NextStep(); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
 }

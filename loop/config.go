@@ -31,6 +31,18 @@ const (
 // DefaultMaxIterations is used when no configuration sets a limit.
 const DefaultMaxIterations = 10
 
+// MaxIterationsCap is the highest iteration limit: more is no limit in all but name (weeks of
+// agent runs), and would slip past the rule that a loop without a limit says --unlimited.
+const MaxIterationsCap = 100_000
+
+// checkIterationCap refuses a limit above MaxIterationsCap, naming --unlimited.
+func checkIterationCap(n int) error {
+	if n > MaxIterationsCap {
+		return fmt.Errorf("%w: --max-iterations %d is no limit in all but name (at most %d); give a real limit, or --unlimited for a loop that only its promise or gates end", ErrConfig, n, MaxIterationsCap)
+	}
+	return nil
+}
+
 // Gate is one ordered check run against a snapshot.
 type Gate struct {
 	Name    string `json:"name"`
@@ -86,6 +98,9 @@ type Settings struct {
 	Policy        Policy // from configuration files and imported state files
 	Judges        []string
 	Evaluator     Evaluator // its zero fields are not set here
+	// Goal: the first judge is `git loop goal`'s CONDITION, so a missing evaluator is said
+	// in the words the person typed (goal, not --judge).
+	Goal bool
 }
 
 // ErrConfig marks invalid configuration or flags.
@@ -209,7 +224,7 @@ func (s *Settings) Override(o Settings) {
 		s.Shape = o.Shape
 	}
 	if len(o.Judges) > 0 {
-		s.Judges = o.Judges
+		s.Judges, s.Goal = o.Judges, o.Goal
 	}
 	s.Evaluator.override(o.Evaluator)
 	s.Policy.override(o.Policy)
@@ -240,7 +255,7 @@ func (s Settings) resolve() (Config, error) {
 	if err := c.Policy.checkAgainst(c.Gates); err != nil {
 		return c, err
 	}
-	if err := c.setJudges(s.Judges, s.Evaluator); err != nil {
+	if err := c.setJudges(s.Judges, s.Evaluator, s.Goal); err != nil {
 		return c, err
 	}
 	c.MaxIterations = DefaultMaxIterations
@@ -258,6 +273,9 @@ func (s Settings) resolve() (Config, error) {
 	}
 	if c.MaxIterations < 0 {
 		return c, fmt.Errorf("%w: --max-iterations %d: want a number ≥ 1", ErrConfig, c.MaxIterations)
+	}
+	if err := checkIterationCap(c.MaxIterations); err != nil {
+		return c, err
 	}
 	exit, err := resolveExit(c.Exit, len(c.Promises) > 0, c.hasChecks())
 	if err != nil {

@@ -107,8 +107,9 @@ func (e *Evaluator) override(o Evaluator) {
 }
 
 // setJudges names the conditions as judges and fixes the evaluator that judges them. A
-// judge needs an evaluator: without one the loop is refused, with the command that sets it.
-func (c *Config) setJudges(conditions []string, ev Evaluator) error {
+// judge needs an evaluator: without one the loop is refused, with the command that sets it,
+// in the words of what the person typed (goal: the first condition is `git loop goal`'s).
+func (c *Config) setJudges(conditions []string, ev Evaluator, goal bool) error {
 	c.Judges = nil
 	for i, cond := range conditions {
 		cond = strings.TrimSpace(cond)
@@ -132,6 +133,9 @@ func (c *Config) setJudges(conditions []string, ev Evaluator) error {
 	if strings.TrimSpace(ev.Command) == "" {
 		if len(c.Judges) == 0 {
 			return fmt.Errorf("%w: loop.testEdits = judge needs an evaluator to judge the test edits; set one with `git config loop.evaluator '%s'`", ErrConfig, EvaluatorExample)
+		}
+		if goal {
+			return fmt.Errorf("%w: `git loop goal` needs an evaluator to judge the condition; set one with `git config loop.evaluator '%s'`", ErrConfig, EvaluatorExample)
 		}
 		return fmt.Errorf("%w: --judge needs an evaluator to judge it; set one with `git config loop.evaluator '%s'`", ErrConfig, EvaluatorExample)
 	}

@@ -268,6 +268,21 @@ func (s *Store) Resolve(name string) (string, error) {
 	return active, nil
 }
 
+// ResolveTransition is Resolve for pause, resume and cancel (t). One case differs: a cancel
+// with no name, when no loop is active here but the last one that ran here is cancelled,
+// names that loop, so that a second `cancel` answers as `cancel NAME` does (ErrNoChange:
+// nothing to change) rather than that no loop is active.
+func (s *Store) ResolveTransition(name string, t Transition) (string, error) {
+	resolved, err := s.Resolve(name)
+	if name != "" || t != Cancel || !errors.Is(err, ErrNoLoop) {
+		return resolved, err
+	}
+	if last := s.lastLoopHere(); last != nil && last.Status == StatusCancelled {
+		return last.Name, nil
+	}
+	return resolved, err
+}
+
 // lastLoopHere is the most recently updated loop of this worktree, or nil.
 func (s *Store) lastLoopHere() *State {
 	all, _, err := s.List(true)
@@ -472,6 +487,9 @@ func (s *Store) SetStatusContext(ctx context.Context, name string, t Transition,
 // raiseLimit applies a resume's new iteration limit, which must leave room to go on.
 func raiseLimit(name string, next *State, newMax int) error {
 	if newMax > 0 {
+		if err := checkIterationCap(newMax); err != nil {
+			return err
+		}
 		if newMax <= next.Iteration {
 			return fmt.Errorf("%w: --max-iterations %d: loop %q is at iteration %d already; give a higher limit", ErrConfig, newMax, name, next.Iteration)
 		}

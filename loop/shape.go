@@ -308,7 +308,7 @@ func PrintShape(w io.Writer, cfg *Config) {
 	if cfg.Spec == nil {
 		return
 	}
-	how := "runs unattended"
+	how := "runs as a tool, unattended"
 	if cfg.Shape == spec.ShapeColleague {
 		how = "runs as a colleague: pauses after the plan, after each iteration and before completion for `git loop resume`"
 	}

@@ -86,7 +86,7 @@ func TestPrintShapeAdvises(t *testing.T) {
 	}
 	var b strings.Builder
 	PrintShape(&b, &cfg)
-	for _, want := range []string{"runs unattended", "advice:", "outcome (say what to do", "git loop score"} {
+	for _, want := range []string{"runs as a tool, unattended", "advice:", "outcome (say what to do", "git loop score"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("start's shape lines lack %q:\n%s", want, b.String())
 		}

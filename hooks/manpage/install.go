@@ -36,6 +36,72 @@ func DefaultDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "man", "man1"), nil
 }
 
+// Beside is the man1 directory that man-db searches by itself for an executable in binDir,
+// a directory on PATH: binDir/../share/man/man1. man-db adds DIR/../share/man (and
+// DIR/../man) to its search path for every DIR on PATH, so a page there needs no MANPATH: after
+// `go install`, $(go env GOPATH)/share/man/man1.
+func Beside(binDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Clean(binDir)), "share", "man", "man1")
+}
+
+// PathDir is the directory on PATH (the list pathList) from which the executable exe runs as
+// git-loop: the first absolute entry whose git-loop is the file exe (a symlink to it counts);
+// "" when none is, as under `go run`, whose executable no PATH lookup finds.
+func PathDir(exe, pathList string) string {
+	self, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	for _, dir := range filepath.SplitList(pathList) {
+		if !filepath.IsAbs(dir) {
+			continue // man-db ignores relative entries too
+		}
+		if fi, err := os.Stat(filepath.Join(dir, "git-loop")); err == nil && os.SameFile(fi, self) {
+			return dir
+		}
+	}
+	return ""
+}
+
+// current reports whether path holds this version's page, as far as one stat tells: a file
+// of the page's size (the page of another version is another size but for a rare edit that
+// keeps it, which `git loop install man` then rewrites).
+func current(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(page))
+}
+
+// Ensure writes the page beside the executable exe (Beside its PathDir) when it is missing
+// there or another version's, so that `git loop --help` works after an install with no
+// MANPATH edit. It costs one stat when exe's own directory already holds the page; it writes
+// nothing when exe runs from no directory on PATH (pathList). wrote reports whether it wrote;
+// err is a directory that cannot be written, which the caller may ignore.
+func Ensure(exe, pathList string) (r Result, wrote bool, err error) {
+	own := filepath.Join(Beside(filepath.Dir(exe)), FileName)
+	if current(own) {
+		return Result{}, false, nil
+	}
+	dir := PathDir(exe, pathList)
+	if dir == "" {
+		return Result{}, false, nil
+	}
+	if path := filepath.Join(Beside(dir), FileName); path != own && current(path) {
+		return Result{}, false, nil
+	}
+	if r, err = Install(Beside(dir)); err != nil {
+		return r, false, err
+	}
+	return r, !r.Unchanged, nil
+}
+
+// Brief is the one line that says a page Ensure wrote: where, and whether man finds it.
+func (r Result) Brief() string {
+	if r.Found == FoundYes {
+		return fmt.Sprintf("wrote the manual page to %s, where man finds it by itself: `git loop --help` shows it\n", r.Path)
+	}
+	return fmt.Sprintf("wrote the manual page to %s; `git loop install man` says how man can find it\n", r.Path)
+}
+
 // Found says whether man searches the directory the page was written to.
 type Found int
 
@@ -68,7 +134,7 @@ func (r Result) String() string {
 	}
 	switch r.Found {
 	case FoundYes:
-		b.WriteString("man finds it: `man git-loop`, `git help loop` and `git loop --help` show it\n")
+		b.WriteString("man finds it there by itself, no MANPATH edit needed: `man git-loop`, `git help loop` and `git loop --help` show it\n")
 	case FoundNo:
 		fmt.Fprintf(&b, "man does not search %s yet; for `man git-loop` and `git loop --help`, add it to MANPATH\n"+
 			"(say in ~/.profile; with MANPATH unset, the colon left at its end keeps man's own directories):\n"+

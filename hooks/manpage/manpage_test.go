@@ -72,3 +72,92 @@ func TestInstallReplaces(t *testing.T) {
 		t.Errorf("ManDir %s, want %s", r.ManDir, filepath.Dir(dir))
 	}
 }
+
+func TestBeside(t *testing.T) {
+	for bin, want := range map[string]string{
+		"/home/u/go/bin":     "/home/u/go/share/man/man1",
+		"/home/u/go/bin/":    "/home/u/go/share/man/man1",
+		"/home/u/.local/bin": "/home/u/.local/share/man/man1",
+		"/usr/local/bin":     "/usr/local/share/man/man1",
+	} {
+		if got := Beside(filepath.FromSlash(bin)); got != filepath.FromSlash(want) {
+			t.Errorf("Beside(%s) = %s, want %s", bin, got, want)
+		}
+	}
+}
+
+// TestEnsure: the page is written beside the executable only when it runs from a directory on
+// PATH, only when missing or another version's, and a directory that cannot be written is an
+// error that writes nothing.
+func TestEnsure(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		onPath    bool   // the executable's directory is on PATH
+		symlinked bool   // PATH holds a symlink to the executable, in another directory
+		existing  string // the page already beside it ("" for none)
+		blocked   bool   // share/ is a file: nothing can be written
+		wrote     bool
+		wantErr   bool
+	}{
+		{name: "missing", onPath: true, wrote: true},
+		{name: "current", onPath: true, existing: string(Page())},
+		{name: "another version's", onPath: true, existing: "an old page", wrote: true},
+		{name: "not on PATH"},
+		{name: "through a symlink on PATH", symlinked: true, wrote: true},
+		{name: "cannot be written", onPath: true, blocked: true, wantErr: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			bin := filepath.Join(root, "tools", "bin")
+			exe := filepath.Join(bin, "git-loop")
+			writeFile(t, exe, "#!/bin/sh\n")
+			pathList := filepath.Join(root, "elsewhere")
+			pageDir := Beside(bin)
+			switch {
+			case tc.onPath:
+				pathList = "relative" + string(filepath.ListSeparator) + bin
+			case tc.symlinked:
+				link := filepath.Join(root, "links", "bin")
+				if err := os.MkdirAll(link, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(exe, filepath.Join(link, "git-loop")); err != nil {
+					t.Skip("no symlinks here:", err)
+				}
+				pathList, pageDir = link, Beside(link)
+			}
+			if tc.existing != "" {
+				writeFile(t, filepath.Join(pageDir, FileName), tc.existing)
+			}
+			if tc.blocked {
+				writeFile(t, filepath.Join(root, "tools", "share"), "a file, not a directory")
+			}
+			r, wrote, err := Ensure(exe, pathList)
+			if wrote != tc.wrote || (err != nil) != tc.wantErr {
+				t.Fatalf("wrote %v, err %v; want wrote %v, an error %v", wrote, err, tc.wrote, tc.wantErr)
+			}
+			if !wrote {
+				return
+			}
+			if r.Path != filepath.Join(pageDir, FileName) {
+				t.Errorf("wrote %s, want %s", r.Path, filepath.Join(pageDir, FileName))
+			}
+			if data, err := os.ReadFile(r.Path); err != nil || string(data) != string(Page()) {
+				t.Errorf("the page beside it is not this version's: %v", err)
+			}
+			if _, wrote, err := Ensure(exe, pathList); wrote || err != nil {
+				t.Errorf("again: wrote %v, %v", wrote, err)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -92,9 +92,22 @@ func (s SpecScore) Weak() []string {
 	return out
 }
 
-// Summary is one line: "6/10, colleague, workflow debug".
+// Summary is one line: "6/10 (suggests colleague checkpoints), workflow debug". The shape is
+// said as what the score suggests, never as a bare word: "colleague" beside "runs unattended"
+// read as if the loop needed one.
 func (s SpecScore) Summary() string {
-	return fmt.Sprintf("%d/10, %s, workflow %s", s.Total, s.Shape, s.Workflow)
+	return fmt.Sprintf("%d/10 (%s), workflow %s", s.Total, suggests(s.Shape), s.Workflow)
+}
+
+// suggests says what a spec's shape suggests for a loop on it, for Summary.
+func suggests(shape string) string {
+	switch shape {
+	case ShapeTool:
+		return "suggests running unattended"
+	case ShapeColleague:
+		return "suggests colleague checkpoints"
+	}
+	return "only an intent: vague"
 }
 
 // specText is a spec prepared for matching: its lower-case words (anything but letters and

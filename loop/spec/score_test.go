@@ -116,3 +116,22 @@ func TestIsPathAndIdentifier(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryNamesNoMode: the summary says what a score suggests, never a bare shape word that
+// reads as how the loop runs ("colleague … runs unattended").
+func TestSummaryNamesNoMode(t *testing.T) {
+	for _, tc := range []struct {
+		total int
+		want  string
+	}{
+		{10, "10/10 (suggests running unattended), workflow debug"},
+		{7, "7/10 (suggests colleague checkpoints), workflow debug"},
+		{5, "5/10 (suggests colleague checkpoints), workflow debug"},
+		{4, "4/10 (only an intent: vague), workflow debug"},
+	} {
+		s := SpecScore{Total: tc.total, Shape: shapeOf(tc.total), Workflow: workflowDebug}
+		if got := s.Summary(); got != tc.want {
+			t.Errorf("total %d: %q, want %q", tc.total, got, tc.want)
+		}
+	}
+}

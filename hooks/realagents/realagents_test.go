@@ -4,6 +4,7 @@ package realagents_test
 
 import (
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -19,9 +20,22 @@ import (
 
 func TestMain(m *testing.M) {
 	realagents.MarkSuite()
+	flag.Parse()
+	if !flagSet("test.parallel") {
+		// The agents mostly wait (for their model, their hooks, node's start): four at a
+		// time, not GOMAXPROCS, keep a 2-core machine busy without idling.
+		flag.Set("test.parallel", "4")
+	}
 	code := m.Run()
 	realagents.RemoveBuild()
 	os.Exit(realagents.CheckLeftovers(code))
+}
+
+// flagSet reports whether the command line set the flag.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // The end-to-end suite against the real agents' binaries (testdata/realagents, README

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -185,7 +186,7 @@ func targetsChanged(c Change, gateRuns []string) ([]Weakening, map[string]bool) 
 		seen[name] = true
 		todo = append(todo, strings.Fields(old.prereqs)...)
 		cur, has := newRules[name]
-		if has && cur.prereqs == old.prereqs && slicesEqual(cur.recipe, old.recipe) {
+		if has && cur.prereqs == old.prereqs && slices.Equal(cur.recipe, old.recipe) {
 			continue
 		}
 		h := []string{"-" + name + ": " + old.prereqs}
@@ -235,7 +236,7 @@ func variablesChanged(c Change, rules map[string]makeRule, targets map[string]bo
 	var out []Weakening
 	for _, v := range names {
 		old, cur := oldVars[v], newVars[v]
-		if slicesEqual(old.values, cur.values) {
+		if slices.Equal(old.values, cur.values) {
 			continue
 		}
 		var h []string
@@ -360,16 +361,4 @@ func lineOf(b []byte, s string) int {
 		}
 	}
 	return 0
-}
-
-func slicesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

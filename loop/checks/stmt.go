@@ -31,6 +31,21 @@ func stmtAt(lang string, lines []string, i int) string {
 // openDepth is how many more ( and [ than ) and ] a line opens, outside strings.
 func openDepth(s string) int {
 	d := 0
+	outsideStrings(s, func(i int) bool {
+		switch s[i] {
+		case '(', '[':
+			d++
+		case ')', ']':
+			d--
+		}
+		return true
+	})
+	return d
+}
+
+// outsideStrings calls f with the index of each byte of s outside its string literals
+// ("…", '…', `…`, with backslash escapes), until f returns false.
+func outsideStrings(s string, f func(i int) bool) {
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -43,13 +58,10 @@ func openDepth(s string) int {
 			}
 		case c == '"' || c == '\'' || c == '`':
 			quote = c
-		case c == '(' || c == '[':
-			d++
-		case c == ')' || c == ']':
-			d--
+		case !f(i):
+			return
 		}
 	}
-	return d
 }
 
 // squeeze drops white space outside string literals, and a comma just before a closing
@@ -88,55 +100,39 @@ func squeeze(s string) string {
 func topLevel(s string) []string {
 	var parts []string
 	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
+	outsideStrings(s, func(i int) bool {
+		switch s[i] {
+		case '(', '[', '{':
 			depth++
-		case c == ')' || c == ']' || c == '}':
+		case ')', ']', '}':
 			depth--
-		case c == ',' && depth == 0:
-			parts = append(parts, s[start:i])
-			start = i + 1
+		case ',':
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
 		}
-	}
+		return true
+	})
 	return append(parts, s[start:])
 }
 
 // closesLast reports whether the parenthesis s opens at 0 is the one it closes at its end.
 func closesLast(s string) bool {
-	depth := 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '(' || c == '[':
+	depth, last := 0, true
+	outsideStrings(s, func(i int) bool {
+		switch s[i] {
+		case '(', '[':
 			depth++
-		case c == ')' || c == ']':
+		case ')', ']':
 			depth--
 			if depth == 0 && i != len(s)-1 {
-				return false
+				last = false
 			}
 		}
-	}
-	return depth == 0
+		return last
+	})
+	return last && depth == 0
 }
 
 var (

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -34,9 +35,16 @@ import (
 // faultTrialsEnv sets how many kills TestFaultKills makes.
 const faultTrialsEnv = "GIT_LOOP_FAULT_TRIALS"
 
-// faultMarker is in the command line of every process the suite's gates start, so that
-// survivors can be found in /proc.
-const faultMarker = "31338.25"
+// A marker is in the command line of every process a test's gates start (as the seconds a
+// sleep waits), so that the test's survivors can be found in /proc; each test has its own, so
+// the tests run in parallel without seeing each other's gates.
+var lastMarker atomic.Int32
+
+// newMarker returns a marker no other test of this process has: eight digits, so that none is
+// part of another.
+func newMarker() string {
+	return fmt.Sprintf("3133%04d", lastMarker.Add(1))
+}
 
 // faultRig runs git-loop (this test binary, which acts as git-loop when called so) and git in
 // one worktree with a hermetic configuration.
@@ -175,9 +183,9 @@ func (f *faultRig) statusSays() (active, unenforced bool, text string) {
 	return strings.Contains(out, "status:    active"), strings.Contains(out, "not enforced") || strings.Contains(out, "let through unjudged") || strings.Contains(errOut, "corrupt"), text
 }
 
-// survivors lists the processes whose command line holds faultMarker, after waiting up to
-// ten seconds for them to go, and kills them (they are this test's).
-func survivors(t testing.TB) []string {
+// survivors lists the processes whose command line holds marker, after waiting up to ten
+// seconds for them to go, and kills them (they are this test's).
+func survivors(t testing.TB, marker string) []string {
 	t.Helper()
 	var left []string
 	for i := 0; i < 200; i++ {
@@ -189,7 +197,7 @@ func survivors(t testing.TB) []string {
 				continue
 			}
 			cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			if err != nil || !bytes.Contains(cmdline, []byte(faultMarker)) {
+			if err != nil || !bytes.Contains(cmdline, []byte(marker)) {
 				continue
 			}
 			if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
@@ -271,10 +279,12 @@ func TestFaultKills(t *testing.T) {
 		}
 		trials = n
 	}
+	t.Parallel()
 	f := newFaultRig(t, t.TempDir())
+	marker := newMarker()
 	// The gate prunes every unreachable object, as git gc --prune=now would: a stop's
 	// snapshot, not yet recorded, must survive it (see loop's holdSnapshot).
-	f.startLoop("", "check=setsid sleep "+faultMarker+" & git prune --expire=now; sleep 0.05; exit 1")
+	f.startLoop("", "check=setsid sleep "+marker+" & git prune --expire=now; sleep 0.05; exit 1")
 
 	// How long an undisturbed hook and checkpoint take, so that kills land all along them.
 	span := map[string]time.Duration{}
@@ -383,7 +393,7 @@ func TestFaultKills(t *testing.T) {
 			}
 			t.Errorf("%s: the next stop was let through (status said: %s):\n%s%s", what, firstLineOf(text), next, nextErr)
 		}
-		if left := survivors(t); len(left) > 0 {
+		if left := survivors(t, marker); len(left) > 0 {
 			tally.survivors += len(left)
 			t.Errorf("%s: processes outlived the kill: %v", what, left)
 		}
@@ -443,17 +453,19 @@ func TestFaultGates(t *testing.T) {
 	tests := []struct {
 		name, gate, timeout, status, tail string
 	}{
-		{"hangs", "hang=sleep " + faultMarker + ";", "1s", "timeout", "timed out after 1s"},
-		{"ignores SIGTERM and hangs", "noterm=trap '' TERM; sleep " + faultMarker + " & wait; sleep " + faultMarker, "1s", "timeout", "timed out after 1s"},
-		{"leaves a setsid child", "setsid=setsid sleep " + faultMarker + " & exit 0", "", "pass", ""},
+		{"hangs", "hang=sleep MARKER;", "1s", "timeout", "timed out after 1s"},
+		{"ignores SIGTERM and hangs", "noterm=trap '' TERM; sleep MARKER & wait; sleep MARKER", "1s", "timeout", "timed out after 1s"},
+		{"leaves a setsid child", "setsid=setsid sleep MARKER & exit 0", "", "pass", ""},
 		{"prints 200 MB", "loud=yes | head -c 200000000; exit 1", "", "fail", "y\ny\n"},
 		{"is killed by a signal", "signal=kill -KILL $$", "", "fail", "was killed by SIGKILL"},
 		{"is not a command", "missing=no-such-command-for-git-loop", "", "fail", "not found"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFaultRig(t, t.TempDir())
-			f.startLoop(tt.timeout, tt.gate)
+			marker := newMarker()
+			f.startLoop(tt.timeout, strings.ReplaceAll(tt.gate, "MARKER", marker))
 			out, errOut, code := f.loop(f.payload("<promise>DONE</promise>"), "hook", "claude", "stop")
 			if code != 0 || !strings.Contains(out, `"decision":"block"`) && tt.status != "pass" {
 				t.Fatalf("stop: exit %d, %s%s", code, out, errOut)
@@ -469,7 +481,7 @@ func TestFaultGates(t *testing.T) {
 			if len(it.Gates) != 1 || it.Gates[0].Status != tt.status || !strings.Contains(it.Gates[0].Tail, tt.tail) {
 				t.Errorf("recorded gates %+v, want status %s with %q", it.Gates, tt.status, tt.tail)
 			}
-			if left := survivors(t); len(left) > 0 {
+			if left := survivors(t, marker); len(left) > 0 {
 				t.Errorf("gate processes left: %v", left)
 			}
 			if _, err := f.gitErr("fsck", "--no-dangling"); err != nil {
@@ -539,6 +551,7 @@ func TestFaultCorruption(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFaultRig(t, t.TempDir())
 			f.startLoop("", "fails=exit 1")
 			if out, _, _ := f.loop(f.payload("working"), "hook", "claude", "stop"); !strings.Contains(out, `"decision":"block"`) {
@@ -628,6 +641,7 @@ func editFile(t testing.TB, path, from, to string) {
 // active and marked so that status says the stop went unjudged; once there is room, the next
 // stop is judged and the mark goes; nothing is left behind and git fsck passes throughout.
 func TestFaultDiskFull(t *testing.T) {
+	t.Parallel()
 	mnt := smallDisk(t)
 	dir := filepath.Join(mnt, "repo")
 	os.MkdirAll(dir, 0o777)
@@ -686,6 +700,7 @@ func TestFaultDiskFull(t *testing.T) {
 func TestFaultDiskFullPauses(t *testing.T) {
 	for _, room := range []int64{16 << 10, 96 << 10} {
 		t.Run(fmt.Sprintf("%d KiB free", room>>10), func(t *testing.T) {
+			t.Parallel()
 			mnt := smallDisk(t)
 			dir := filepath.Join(mnt, "repo")
 			os.MkdirAll(dir, 0o777)

@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("GITLOOP_START_CHILD"); dir != "" {
 		os.Exit(startChild(dir))
 	}
+	// Built with -race, every child (each gate's guard, each checkpointer) would wait a second
+	// at exit for late race reports; a GORACE the developer set still wins.
+	os.Setenv("GORACE", strings.TrimSpace("atexit_sleep_ms=0 "+os.Getenv("GORACE")))
 	os.Exit(m.Run())
 }
 

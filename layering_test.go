@@ -26,6 +26,11 @@ var allowedImports = map[string][]string{
 	"hooks/manpage":    {},
 	"hooks":            {"loop", "loop/report"},
 	"hooks/realagents": {},
+	// Each agent's package; today only its real-agent tests (testdata/realagents).
+	"hooks/agents/claude":  {},
+	"hooks/agents/codex":   {},
+	"hooks/agents/copilot": {},
+	"hooks/agents/gemini":  {},
 
 	"loop/driver":   {"loop", "loop/report", "loop/spec", "loop/internal/textutil", "gitstore"},
 	"loop/importer": {"loop", "loop/review", "loop/internal/textutil"},

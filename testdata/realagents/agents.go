@@ -3,9 +3,9 @@
 // Package realagents runs the real coding agents — Claude Code, Codex CLI, Gemini CLI and
 // Copilot CLI, pinned versions installed from npm into a cache — against git-loop's hooks,
 // offline: each agent talks only to a mockmodel server on 127.0.0.1, in a throwaway home with
-// a hermetic git configuration and telemetry off. The tests that use it are
-// realagents_test.go at the module's root (a package under testdata/ is not part of
-// `go test ./...`).
+// a hermetic git configuration and telemetry off. It holds the scenarios every agent is run
+// through (RunScenarios); the tests that run them are each agent's package, hooks/agents/NAME
+// (a package under testdata/ is not part of `go test ./...`).
 //
 // What each agent needs to run offline, and what it was seen to send, is written down in
 // the README's agent section; the hook payloads it sent are kept in payloads/.

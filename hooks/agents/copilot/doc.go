@@ -1,0 +1,4 @@
+// Package copilot is git-loop's support for Copilot CLI. Its tests run the real Copilot CLI, installed
+// from npm into a cache, through every scenario of the real-agent suite
+// (testdata/realagents) and those only Copilot CLI has.
+package copilot

@@ -17,42 +17,35 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/testdata/realagents"
 )
 
 // These tests hold doctor (and install) to what the real agents do, with the versions the
-// README names, found where the real-agent suite installs them:
-// ${XDG_CACHE_HOME:-~/.cache}/git-loop/agents/<package>@<version>. An agent missing there is
-// skipped, saying so; GITLOOP_REAL_AGENTS=0 skips them all, and -short skips them unless
-// GITLOOP_REAL_AGENTS is 1 (or names the agent). The agents run in a throwaway home and
-// talk to nothing but a stub model on 127.0.0.1 (Codex needs none: its app-server reports
-// each hook's trust).
+// README names, installed as the real-agent suite installs them (testdata/realagents'
+// Require: into ${XDG_CACHE_HOME:-~/.cache}/git-loop/agents/<package>@<version> on first use,
+// or skipped saying why where npm or the registry is missing; GITLOOP_REAL_AGENTS=0 skips
+// them all, and -short skips them unless GITLOOP_REAL_AGENTS is 1 or names the agent). The
+// agents run in a throwaway home and talk to nothing but a stub model on 127.0.0.1 (Codex
+// needs none: its app-server reports each hook's trust).
 
-// realAgentPaths are the agents' executables inside the cache, as globs.
+// realAgentPaths are the agents' executables inside their install directory, as globs.
 var realAgentPaths = map[string]string{
-	"claude":  "anthropic-ai+claude-code@2.1.197/node_modules/@anthropic-ai/claude-code-*/claude",
-	"codex":   "openai+codex@0.169.0/node_modules/@openai/codex-*/vendor/*/bin/codex",
-	"gemini":  "google+gemini-cli@0.61.0/node_modules/@google/gemini-cli/bundle/gemini.js",
-	"copilot": "github+copilot@1.0.102/node_modules/@github/copilot-*/copilot",
+	"claude":  "node_modules/@anthropic-ai/claude-code-*/claude",
+	"codex":   "node_modules/@openai/codex-*/vendor/*/bin/codex",
+	"gemini":  "node_modules/@google/gemini-cli/bundle/gemini.js",
+	"copilot": "node_modules/@github/copilot-*/copilot",
 }
 
-// realAgent returns the command that runs agent, or skips t. Call it before changing HOME.
+// realAgent returns the command that runs agent, installing it first when it is not cached,
+// or skips t. Call it before changing HOME.
 func realAgent(t *testing.T, agent string) []string {
 	t.Helper()
-	switch v := strings.ToLower(os.Getenv("GITLOOP_REAL_AGENTS")); {
-	case v == "0" || v == "off" || v == "false" || v == "no":
-		t.Skipf("SKIP real %s: GITLOOP_REAL_AGENTS=%s", agent, v)
-	case v == "" && testing.Short():
-		t.Skipf("SKIP real %s: -short (GITLOOP_REAL_AGENTS=1 runs it)", agent)
-	case v != "" && v != "1" && v != "on" && v != "true" && v != "all" && !strings.Contains(","+v+",", ","+agent+","):
-		t.Skipf("SKIP real %s: not in GITLOOP_REAL_AGENTS=%s", agent, v)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("SKIP real %s: no user cache directory: %v", agent, err)
-	}
-	matches, _ := filepath.Glob(filepath.Join(cache, "git-loop", "agents", realAgentPaths[agent]))
+	inst := realagents.Require(t, agent)
+	dir := filepath.Dir(filepath.Dir(filepath.Dir(inst.Exe))) // DIR/node_modules/.bin/NAME
+	matches, _ := filepath.Glob(filepath.Join(dir, realAgentPaths[agent]))
 	if len(matches) == 0 {
-		t.Skipf("SKIP real %s: not installed at %s", agent, filepath.Join(cache, "git-loop", "agents", realAgentPaths[agent]))
+		t.Fatalf("real %s: no %s in %s", agent, realAgentPaths[agent], dir)
 	}
 	if agent == "gemini" {
 		node, err := exec.LookPath("node")

@@ -40,7 +40,10 @@ func importCommand(out io.Writer) *cli.Command {
 				if err != nil {
 					return err
 				}
-				return importer.PrintImport(out, res, c.Bool("json"))
+				if err := importer.PrintImport(out, res, c.Bool("json")); err != nil || c.Bool("json") || res.State == nil {
+					return err // failed, JSON, or a dry run: nothing started
+				}
+				return printNextStep(out, res.State)
 			})
 		},
 	}

@@ -1,0 +1,17 @@
+//go:build unix
+
+package hooks
+
+import (
+	"os"
+	"testing"
+
+	"github.com/git-loop/git-loop/testdata/realagents"
+)
+
+// TestMain marks the processes the tests start (the real agents of the trust tests, their
+// hooks, gates) and fails the run if one still runs after the last test.
+func TestMain(m *testing.M) {
+	realagents.MarkSuite()
+	os.Exit(realagents.CheckLeftovers(m.Run()))
+}

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// allowedImports is the one-way dependency order of DESIGN.md, as the packages each may
+// allowedImports is the one-way dependency order of ARCHITECTURE.md, as the packages each may
 // import from one another:
 //
 //	main → hooks → the commands over loops (driver, importer, project, report, review, share)

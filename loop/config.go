@@ -1,6 +1,3 @@
-// Package loop holds a loop's configuration and state, stores them as commits on
-// refs/loop/<name>, and implements the lifecycle commands (start, checkpoint, pause, resume,
-// cancel, status, list).
 package loop
 
 import (

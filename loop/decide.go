@@ -73,8 +73,8 @@ type Verdict struct {
 	State State `json:"-"`
 }
 
-// decide judges one iteration, in the order of DESIGN.md: not active; hard limits; must-not
-// conditions; completion; circuit breakers; otherwise continue. A colleague-shaped loop
+// decide judges one iteration, in the order of ARCHITECTURE.md ("Decision order"): not
+// active; hard limits; must-not conditions; completion; circuit breakers; otherwise continue. A colleague-shaped loop
 // pauses instead of completing or continuing, at a checkpoint a person answers with
 // `git loop resume`. A long session adds a warning to the messages. It is pure: the same
 // inputs always give the same verdict.

@@ -18,11 +18,11 @@ import (
 //	     → loop, the engine → its leaves (spec, diag) → snapshots → gitstore
 //
 // The engine imports none of the packages that only start, read or present loops: it is
-// handed report.Files as a function, never imports it. loop/internal/textutil (text helpers)
-// and snapshots/ignore (git's wildmatch) are leaves anyone below main may use; hooks/manpage
-// is the manual page main installs. The CLI reaches gitstore only through the packages.
+// handed report.Files as a function, never imports it. internal/textutil (text helpers) is a
+// leaf any package may use, main included; snapshots/ignore (git's wildmatch) one anyone
+// below main may use; hooks/manpage is the manual page main installs. The CLI reaches gitstore only through the packages.
 var allowedImports = map[string][]string{
-	".":                {"hooks", "hooks/manpage", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
+	".":                {"hooks", "hooks/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"hooks/manpage":    {},
 	"hooks":            {"loop", "loop/report"},
 	"hooks/realagents": {},
@@ -32,21 +32,21 @@ var allowedImports = map[string][]string{
 	"hooks/agents/copilot": {},
 	"hooks/agents/gemini":  {},
 
-	"loop/driver":   {"loop", "loop/report", "loop/spec", "loop/internal/textutil", "gitstore"},
-	"loop/importer": {"loop", "loop/review", "loop/internal/textutil"},
-	"loop/project":  {"loop", "loop/internal/textutil", "gitstore"},
-	"loop/report":   {"loop", "loop/checks", "loop/diag", "loop/spec", "loop/internal/textutil", "gitstore"},
-	"loop/review":   {"loop", "loop/checks", "loop/internal/textutil", "gitstore"},
-	"loop/share":    {"loop", "loop/internal/textutil", "gitstore"},
+	"loop/driver":   {"loop", "loop/report", "loop/spec", "internal/textutil", "gitstore"},
+	"loop/importer": {"loop", "loop/review", "internal/textutil"},
+	"loop/project":  {"loop", "internal/textutil", "gitstore"},
+	"loop/report":   {"loop", "loop/checks", "loop/diag", "loop/spec", "internal/textutil", "gitstore"},
+	"loop/review":   {"loop", "loop/checks", "internal/textutil", "gitstore"},
+	"loop/share":    {"loop", "internal/textutil", "gitstore"},
 
-	"loop": {"loop/checks", "loop/diag", "loop/judge", "loop/spec", "loop/internal/textutil", "snapshots", "gitstore"},
+	"loop": {"loop/checks", "loop/diag", "loop/judge", "loop/spec", "internal/textutil", "snapshots", "gitstore"},
 
 	"loop/checks": {},
 
-	"loop/spec":              {"loop/internal/textutil"},
-	"loop/diag":              {"loop/internal/textutil"},
+	"loop/spec":              {"internal/textutil"},
+	"loop/diag":              {"internal/textutil"},
 	"loop/judge":             {},
-	"loop/internal/textutil": {},
+	"internal/textutil":      {},
 	"loop/internal/looptest": {},
 	"snapshots":              {"snapshots/ignore", "gitstore"},
 	"snapshots/ignore":       {},

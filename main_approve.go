@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -22,7 +23,7 @@ func approveCommand(out io.Writer) *cli.Command {
 					return err
 				}
 				if c.Bool("json") {
-					return writeJSON(out, map[string]any{"loop": name, "iteration": st.Iteration, "approved": approved})
+					return textutil.WriteJSON(out, map[string]any{"loop": name, "iteration": st.Iteration, "approved": approved})
 				}
 				for _, w := range approved {
 					fmt.Fprintf(out, "approved: %s\n", w.Why)

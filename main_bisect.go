@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/review"
 )
@@ -70,7 +70,7 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 					return err
 				}
 				if c.Bool("json") {
-					return writeJSON(out, res)
+					return textutil.WriteJSON(out, res)
 				}
 				if len(res.Ambiguous) > 0 {
 					fmt.Fprintf(out, "the first bad iteration is one of %s, %d: the command could not judge the others (exit 125); iteration %d is good, %d is bad (%d snapshots tested)\n",
@@ -108,11 +108,4 @@ func checkBisectEnds(c *cli.Context) error {
 		return usageError{msg: fmt.Sprintf("--good %d must be an iteration before --bad %d", c.Int("good"), c.Int("bad"))}
 	}
 	return nil
-}
-
-// writeJSON prints v as indented JSON, as every --json output is.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -23,7 +24,7 @@ func maintenanceCommand(out io.Writer) *cli.Command {
 					return err
 				}
 				if c.Bool("json") {
-					return writeJSON(out, res)
+					return textutil.WriteJSON(out, res)
 				}
 				return loop.PrintRollUp(out, res)
 			})

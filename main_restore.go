@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/review"
 )
@@ -33,7 +34,7 @@ func restoreCommand(out, errOut io.Writer) *cli.Command {
 					fmt.Fprintf(errOut, "git-loop: warning: %v\n", res.NotesErr)
 				}
 				if c.Bool("json") {
-					return writeJSON(out, res)
+					return textutil.WriteJSON(out, res)
 				}
 				if len(res.Submodules) > 0 {
 					fmt.Fprintf(out, "submodules left as they are (as git checkout leaves them): %s; `git submodule update` brings them to the recorded commits\n", strings.Join(res.Submodules, ", "))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // Check runs loop name's gates on its worktree now and records nothing. When every gate

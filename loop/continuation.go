@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // tailLines is how much of a failing gate's output the continuation shows.

@@ -8,7 +8,7 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // FileStat is one changed file of a diffstat.

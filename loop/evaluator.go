@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/judge"
 )
 

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/diag"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Gate statuses. A command gate is read as CI reads a job: exit 0 passes and any other

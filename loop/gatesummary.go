@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/diag"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // failingSummaries is one line per failing gate, for the continuation message: what its

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // A loop is enforced when its next stop will be judged and recorded. What can keep it from

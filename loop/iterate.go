@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // StopInput is what an agent's stop (a hook call or one driver run) tells the loop.

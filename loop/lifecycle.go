@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // StartOptions are the inputs of Start.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // Raise is what a resume may raise besides the iteration limit: the wall-clock limit and the

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/spec"
 	"github.com/git-loop/git-loop/snapshots"
 )

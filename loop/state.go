@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // Loop statuses.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/checks"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/judge"
 )
 

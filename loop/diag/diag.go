@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // Diagnostics is what a gate's output says beyond its exit status: tests passed, failed and

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // maxFirstBytes bounds Diagnostics.FirstFailure, cut on a rune boundary.

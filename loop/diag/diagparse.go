@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // ParseDiagnostics reads the output of a gate (usually the bounded tail kept in

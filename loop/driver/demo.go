@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/report"
 	"github.com/git-loop/git-loop/loop/spec"
 )

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // callLimiter holds agent runs to at most max in any hour. With a path, the start times are

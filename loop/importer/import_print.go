@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/review"
 )
 

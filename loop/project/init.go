@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // InitOptions are the inputs of Init.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/diag"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 

@@ -3,8 +3,8 @@ package report
 import (
 	"strings"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Defect is one distinct failure of a gate (one fingerprint): when it was found, how often

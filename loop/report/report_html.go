@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 

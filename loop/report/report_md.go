@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // mdMatrixRows bounds the gate matrix in report.md: a longer loop shows its first and last

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/diag"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // StepDiff is what an iteration changed in the worktree since the iteration before.

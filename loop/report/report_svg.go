@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // svgRect, svgText, svgLine and svgSeries are the shapes the report's inline SVG is drawn

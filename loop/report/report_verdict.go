@@ -3,8 +3,8 @@ package report
 import (
 	"fmt"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // verdict is the report's release decision and, unless it is SHIP, why:

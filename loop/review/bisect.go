@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // BisectOptions configure Bisect.

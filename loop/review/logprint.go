@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // LogOptions configure PrintLog.

@@ -10,9 +10,9 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/checks"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // ShowOptions configure PrintShow and PrintDiff.

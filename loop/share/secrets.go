@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/internal/textutil"
 )
 
 // Before a push, the snapshots of the loops pushed are searched for files that are likely

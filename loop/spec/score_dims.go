@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/git-loop/git-loop/loop/internal/textutil"
+	"github.com/git-loop/git-loop/internal/textutil"
 )
 
 // Words that score the dimensions. Phrases are lower-case words separated by one space, as

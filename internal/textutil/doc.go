@@ -1,4 +1,4 @@
-// Package textutil holds the small text helpers every loop package shares: patterns compiled
+// Package textutil holds the small text helpers the packages share: patterns compiled
 // on first use (start-up cost matters to the hook), the last lines of an output, and
 // rendering stored text safely on a terminal.
 //

@@ -19,8 +19,8 @@ import (
 //
 // The engine imports none of the packages that only start, read or present loops: it is
 // handed report.Files as a function, never imports it. internal/textutil (text helpers) is a
-// leaf any package may use, main included; snapshots/ignore (git's wildmatch) one anyone
-// below main may use; hooks/manpage is the manual page main installs. The CLI reaches gitstore only through the packages.
+// leaf any package may use, main included; internal/wildmatch (git's wildmatch) one the
+// gitignore matcher and gitstore's includeIf use; hooks/manpage is the manual page main installs. The CLI reaches gitstore only through the packages.
 var allowedImports = map[string][]string{
 	".":                {"hooks", "hooks/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"hooks/manpage":    {},
@@ -47,10 +47,11 @@ var allowedImports = map[string][]string{
 	"loop/diag":              {"internal/textutil"},
 	"loop/judge":             {},
 	"internal/textutil":      {},
+	"internal/wildmatch":     {},
 	"loop/internal/looptest": {},
 	"snapshots":              {"snapshots/ignore", "gitstore"},
-	"snapshots/ignore":       {},
-	"gitstore":               {"snapshots/ignore"}, // git's wildmatch, for includeIf
+	"snapshots/ignore":       {"internal/wildmatch"},
+	"gitstore":               {"internal/wildmatch"}, // for includeIf
 }
 
 // TestLayering fails when a package's non-test files import a package of this module that

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/git-loop/git-loop/snapshots/ignore"
+	"github.com/git-loop/git-loop/internal/wildmatch"
 )
 
 // includeRepo is what includeIf conditions test while a repository's configuration loads:
@@ -64,7 +64,7 @@ func (r *includeRepo) gitDirMatches(pat, file string, fold bool) bool {
 	}
 	for _, dir := range []string{r.gitDir, r.given} { // the real path first, as git
 		if text := filepath.ToSlash(dir); dir != "" && (prefix == 0 || len(text) >= prefix && sameText(pat[:prefix], text[:prefix], fold)) &&
-			ignore.Wildmatch(pat[prefix:], text[prefix:], fold) {
+			wildmatch.Wildmatch(pat[prefix:], text[prefix:], fold) {
 			return true
 		}
 	}
@@ -107,7 +107,7 @@ func (r *includeRepo) onBranch(pat string) bool {
 	if strings.HasSuffix(pat, "/") {
 		pat += "**"
 	}
-	return ignore.Wildmatch(pat, *r.branch, false)
+	return wildmatch.Wildmatch(pat, *r.branch, false)
 }
 
 // headBranch is the branch HEAD names at the end of its chain of symbolic refs (a branch kept

@@ -21,7 +21,7 @@
 //     nothing.
 //
 // Matching is case-sensitive (core.ignoreCase is not supported). Patterns
-// are compiled once by Parse; Match does not allocate in the common cases,
-// and wildmatch falls back to a memoised search so that no pattern can
-// take exponential time.
+// are compiled once by Parse (their wildcards by internal/wildmatch, git's
+// wildmatch); Match does not allocate in the common cases, and no pattern
+// can take exponential time.
 package ignore

@@ -133,7 +133,7 @@ func checkMemo(t *testing.T, ps []Pattern, path string) {
 			continue
 		}
 		for text := path; ; {
-			if a, b := p.glob.match(text), p.glob.matchBudget(text, 0); a != b {
+			if a, b := p.glob.Match(text), p.glob.MatchMemoised(text); a != b {
 				t.Fatalf("pattern %q on %q: plain %v, memoised %v", p.src, text, a, b)
 			}
 			i := strings.IndexByte(text, '/')

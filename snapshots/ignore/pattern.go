@@ -1,6 +1,10 @@
 package ignore
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/git-loop/git-loop/internal/wildmatch"
+)
 
 // kind says how a compiled pattern is matched.
 type kind uint8
@@ -15,10 +19,10 @@ const (
 
 // Pattern is one parsed gitignore line.
 type Pattern struct {
-	src     string // the line as git sees it, after trimming
-	base    string // directory the pattern applies to: "" or "a/b/"
-	lit     string // literal part, see kind
-	glob    *glob  // wildcard part after lit, or nil
+	src     string          // the line as git sees it, after trimming
+	base    string          // directory the pattern applies to: "" or "a/b/"
+	lit     string          // literal part, see kind
+	glob    *wildmatch.Glob // wildcard part after lit, or nil
 	kind    kind
 	neg     bool // "!pattern": re-includes
 	dirOnly bool // "pattern/": matches directories only
@@ -56,7 +60,7 @@ func (p *Pattern) compileName(body string) {
 	default:
 		// A base name holds no slash and neither does the pattern, so
 		// splitting off the literal prefix cannot change the result.
-		p.kind, p.lit, p.glob = kindNameGlob, body[:n], compileGlob(body[n:])
+		p.kind, p.lit, p.glob = kindNameGlob, body[:n], wildmatch.Compile(body[n:])
 	}
 }
 
@@ -71,7 +75,7 @@ func (p *Pattern) compilePath(body string) {
 		p.kind = kindPath
 		return
 	}
-	p.kind, p.glob = kindPathGlob, compileGlob(body[n:])
+	p.kind, p.glob = kindPathGlob, wildmatch.Compile(body[n:])
 }
 
 // literalLen is the length of the prefix of s free of '*', '?', '[' and '\\'
@@ -95,13 +99,13 @@ func (p *Pattern) matches(path, name string, isDir bool) bool {
 	case kindSuffix:
 		return strings.HasSuffix(name, p.lit)
 	case kindNameGlob:
-		return strings.HasPrefix(name, p.lit) && p.glob.match(name[len(p.lit):])
+		return strings.HasPrefix(name, p.lit) && p.glob.Match(name[len(p.lit):])
 	}
 	rel := path[len(p.base):]
 	if p.kind == kindPath {
 		return rel == p.lit
 	}
-	return strings.HasPrefix(rel, p.lit) && p.glob.match(rel[len(p.lit):])
+	return strings.HasPrefix(rel, p.lit) && p.glob.Match(rel[len(p.lit):])
 }
 
 // under reports whether path lies strictly below base ("" or "dir/").

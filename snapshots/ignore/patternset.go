@@ -66,21 +66,21 @@ func (x *setIndex) addByFirst(p *Pattern, i int) {
 	if p.kind == kindPath || p.kind == kindPathGlob {
 		table = &x.byRel
 	}
-	var first *byteSet
+	var first func(c byte) bool
 	switch {
 	case p.kind == kindSuffix: // lit is a suffix: any first byte
 	case p.lit != "":
-		first = new(byteSet)
-		first.add(p.lit[0])
+		table[p.lit[0]] = append(table[p.lit[0]], i)
+		return
 	case p.glob != nil:
-		first = p.glob.filter.first
+		first = p.glob.FirstBytes()
 	}
 	if first == nil {
 		x.rest = append(x.rest, i)
 		return
 	}
 	for c := range 256 {
-		if first.has(byte(c)) {
+		if first(byte(c)) {
 			table[c] = append(table[c], i)
 		}
 	}

@@ -1,8 +1,8 @@
-package ignore
+package wildmatch
 
 import "strings"
 
-// shape is a glob form that match can decide without the general search.
+// shape is a glob form that Match can decide without the general search.
 type shape uint8
 
 const (
@@ -23,7 +23,7 @@ type filter struct {
 }
 
 // analyze fills in g's shape, tail and filter.
-func (g *glob) analyze() {
+func (g *Glob) analyze() {
 	toks := g.toks
 	lits, ok := literalRun(toks[min(1, len(toks)):])
 	switch {
@@ -114,7 +114,7 @@ func firstBytes(t token) *byteSet {
 
 // quick decides the shapes and applies the filter: it returns the result
 // and true when that settles the match.
-func (g *glob) quick(text string) (matched, done bool) {
+func (g *Glob) quick(text string) (matched, done bool) {
 	switch g.shape {
 	case shapeAll:
 		return true, true

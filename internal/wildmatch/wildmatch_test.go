@@ -1,4 +1,4 @@
-package ignore
+package wildmatch
 
 import (
 	"strings"
@@ -251,13 +251,13 @@ var extraWild = []struct {
 
 func TestWildmatchGitCases(t *testing.T) {
 	for _, tc := range append(t3070, extraWild...) {
-		if got := compileGlob(tc.pattern).match(tc.text); got != tc.match {
+		if got := Compile(tc.pattern).Match(tc.text); got != tc.match {
 			t.Errorf("wildmatch(%q, %q) = %v, want %v", tc.pattern, tc.text, got, tc.match)
 		}
-		if got := compileGlob(tc.pattern).matchBudget(tc.text, 0); got != tc.match {
+		if got := Compile(tc.pattern).matchBudget(tc.text, 0); got != tc.match {
 			t.Errorf("memoised wildmatch(%q, %q) = %v, want %v", tc.pattern, tc.text, got, tc.match)
 		}
-		if got, ok := refWild(tc.pattern, tc.text, 1<<20); !ok || got != tc.match {
+		if got, ok := Reference(tc.pattern, tc.text, 1<<20); !ok || got != tc.match {
 			t.Errorf("reference wildmatch(%q, %q) = %v (ok %v), want %v", tc.pattern, tc.text, got, ok, tc.match)
 		}
 	}
@@ -283,13 +283,13 @@ func TestCompileStar(t *testing.T) {
 		{`a[b`, []op{opLit, opAbort}},
 	}
 	for _, tc := range tests {
-		g := compileGlob(tc.pattern)
+		g := Compile(tc.pattern)
 		var got []op
 		for _, tk := range g.toks {
 			got = append(got, tk.op)
 		}
 		if !equalOps(got, tc.want) {
-			t.Errorf("compileGlob(%q) ops = %v, want %v", tc.pattern, got, tc.want)
+			t.Errorf("Compile(%q) ops = %v, want %v", tc.pattern, got, tc.want)
 		}
 	}
 }
@@ -323,7 +323,7 @@ func TestWildmatchPolynomial(t *testing.T) {
 	}
 	start := time.Now()
 	for _, tc := range tests {
-		if got := compileGlob(tc.pattern).match(tc.text); got != tc.want {
+		if got := Compile(tc.pattern).Match(tc.text); got != tc.want {
 			t.Errorf("wildmatch(%.40q..., %.40q...) = %v, want %v", tc.pattern, tc.text, got, tc.want)
 		}
 	}

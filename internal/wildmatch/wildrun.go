@@ -1,4 +1,4 @@
-package ignore
+package wildmatch
 
 import "strings"
 
@@ -19,7 +19,7 @@ const (
 // set, which bounds the work by the number of states.
 type wildRun struct {
 	toks   []token
-	rows   []int32 // memo row per token index, see glob.rows
+	rows   []int32 // memo row per token index, see Glob.rows
 	text   string
 	budget int
 	memo   []uint8 // result+1 per state, or nil

@@ -1,4 +1,4 @@
-package ignore
+package wildmatch
 
 // op is the kind of one compiled wildmatch element.
 type op uint8
@@ -21,8 +21,8 @@ type token struct {
 	plain bool // opLit written without a backslash: a star may scan ahead for it
 }
 
-// glob is a compiled wildmatch pattern, matched with git's WM_PATHNAME rules.
-type glob struct {
+// Glob is a compiled wildmatch pattern, matched with git's WM_PATHNAME rules.
+type Glob struct {
 	toks []token
 	rows []int32 // per token index (and len(toks)): its row in a memo table, or -1
 	nrow int     // number of memo rows
@@ -32,10 +32,10 @@ type glob struct {
 	filter filter
 }
 
-// compileGlob compiles a wildmatch pattern. Whether a "**" crosses slashes
+// Compile compiles a wildmatch pattern. Whether a "**" crosses slashes
 // depends on the bytes around it in p, exactly as in git, so p must be the
 // whole string git would hand to wildmatch.
-func compileGlob(p string) *glob {
+func Compile(p string) *Glob {
 	var toks []token
 	for i := 0; i < len(p); {
 		switch p[i] {
@@ -69,8 +69,8 @@ func compileGlob(p string) *glob {
 
 // newGlob numbers the states a memoised match may need: the start and the
 // token positions just after each star, where the search branches.
-func newGlob(toks []token) *glob {
-	g := &glob{toks: toks, rows: make([]int32, len(toks)+1)}
+func newGlob(toks []token) *Glob {
+	g := &Glob{toks: toks, rows: make([]int32, len(toks)+1)}
 	for i := range g.rows {
 		g.rows[i] = -1
 	}
@@ -110,16 +110,16 @@ func compileStar(p string, i int) (token, int) {
 	return token{op: opStar}, j
 }
 
-// match reports whether the whole of text matches g.
-func (g *glob) match(text string) bool {
+// Match reports whether the whole of text matches g.
+func (g *Glob) Match(text string) bool {
 	if m, done := g.quick(text); done {
 		return m
 	}
 	return g.matchBudget(text, callBudget(len(g.toks), len(text)))
 }
 
-// matchBudget is match with the plain search limited to budget calls.
-func (g *glob) matchBudget(text string, budget int) bool {
+// matchBudget is Match with the plain search limited to budget calls.
+func (g *Glob) matchBudget(text string, budget int) bool {
 	w := wildRun{toks: g.toks, rows: g.rows, text: text, budget: budget}
 	r := w.call(0, 0)
 	if r == wmOverBudget {
@@ -145,7 +145,7 @@ func Wildmatch(pattern, text string, fold bool) bool {
 	if fold {
 		pattern, text = asciiLower(pattern), asciiLower(text)
 	}
-	return compileGlob(pattern).match(text)
+	return Compile(pattern).Match(text)
 }
 
 func asciiLower(s string) string {
@@ -156,4 +156,20 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// FirstBytes reports the bytes a text g matches may begin with: has(c) is false only for a
+// byte no match can start with. It is nil when any byte may come first (g starts with a
+// star, or matches the empty text).
+func (g *Glob) FirstBytes() (has func(c byte) bool) {
+	if g.filter.first == nil {
+		return nil
+	}
+	return g.filter.first.has
+}
+
+// MatchMemoised is Match by the memoised search alone, with no fast path and no budget: the
+// tests of the packages that compile globs compare it with Match.
+func (g *Glob) MatchMemoised(text string) bool {
+	return g.matchBudget(text, 0)
 }

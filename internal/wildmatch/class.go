@@ -1,4 +1,4 @@
-package ignore
+package wildmatch
 
 // byteSet is a set of bytes.
 type byteSet [4]uint64

@@ -24,7 +24,8 @@ import (
 var allowedImports = map[string][]string{
 	".":                {"hooks", "hooks/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"hooks/manpage":    {},
-	"hooks":            {"loop", "loop/report"},
+	"hooks":            {"hooks/sessionlog", "loop", "loop/report"},
+	"hooks/sessionlog": {"loop"},
 	"hooks/realagents": {},
 	// Each agent's package; today only its real-agent tests (testdata/realagents).
 	"hooks/agents/claude":  {},

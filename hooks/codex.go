@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -26,7 +27,7 @@ import (
 // running total at the end and the offset after the last complete line, so the next call
 // reads only what was appended.
 func CodexUsageFrom(path string, from, last int64) (spent, running, next int64, err error) {
-	f, size, err := openTranscript(path)
+	f, size, err := sessionlog.Open(path)
 	if err != nil {
 		return 0, last, from, err
 	}
@@ -35,7 +36,7 @@ func CodexUsageFrom(path string, from, last int64) (spent, running, next int64, 
 		return 0, last, from, fmt.Errorf("hooks: usage offset %d outside rollout %s (%d bytes)", from, path, size)
 	}
 	running = last
-	next, err = forwardLines(f, size, from, defaultLimits, func(line []byte) error {
+	next, err = sessionlog.Forward(f, size, from, sessionlog.DefaultLimits, func(line []byte) error {
 		if t, ok := codexTokenTotal(line); ok {
 			if t >= running {
 				spent += t - running
@@ -47,7 +48,7 @@ func CodexUsageFrom(path string, from, last int64) (spent, running, next int64, 
 		return nil
 	})
 	if err != nil {
-		return 0, last, from, readError(path, err)
+		return 0, last, from, sessionlog.ReadError(path, err)
 	}
 	return spent, running, next, nil
 }
@@ -86,25 +87,15 @@ func codexTokenTotal(line []byte) (int64, bool) {
 // CodexCommandsFrom returns the shell commands a rollout records from byte offset from to
 // its end, and the offset after the last complete line.
 func CodexCommandsFrom(path string, from int64) ([]string, int64, error) {
-	f, size, err := openTranscript(path)
-	if err != nil {
-		return nil, from, err
-	}
-	defer f.Close()
-	if from < 0 || from > size {
-		return nil, from, fmt.Errorf("hooks: command offset %d outside rollout %s (%d bytes)", from, path, size)
-	}
-	var cmds []string
-	next, err := forwardLines(f, size, from, defaultLimits, func(line []byte) error {
-		if bytes.Contains(line, []byte(`"response_item"`)) {
-			cmds = append(cmds, codexCommands(line)...)
-		}
+	return sessionlog.CommandsFrom(path, from, "rollout", func() sessionlog.LineCommands { return codexLineCommands })
+}
+
+// codexLineCommands are the shell commands one rollout line records.
+func codexLineCommands(line []byte) []string {
+	if !bytes.Contains(line, []byte(`"response_item"`)) {
 		return nil
-	})
-	if err != nil {
-		return nil, from, readError(path, err)
 	}
-	return cmds, next, nil
+	return codexCommands(line)
 }
 
 // codexCommands extracts the shell command of one rollout line, if it records one.
@@ -193,5 +184,5 @@ func codexCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark,
 
 // codexCommandReader reads the shell commands a rollout records since the mark.
 func codexCommandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-	return markedCommands(path, CodexCommandsFrom)
+	return sessionlog.CommandReader(path, CodexCommandsFrom)
 }

@@ -3,32 +3,23 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 )
 
 // CommandsFrom returns the shell commands the agent ran (Bash tool uses in assistant lines)
 // from byte offset from to the end of the transcript, and the offset after the last complete
 // line, so the next call reads only what was appended.
 func CommandsFrom(path string, from int64) ([]string, int64, error) {
-	f, size, err := openTranscript(path)
-	if err != nil {
-		return nil, from, err
-	}
-	defer f.Close()
-	if from < 0 || from > size {
-		return nil, from, fmt.Errorf("hooks: command offset %d outside transcript %s (%d bytes)", from, path, size)
-	}
-	var cmds []string
-	next, err := forwardLines(f, size, from, defaultLimits, func(line []byte) error {
-		if bytes.Contains(line, []byte(`"tool_use"`)) {
-			cmds = append(cmds, bashCommands(line)...)
-		}
+	return sessionlog.CommandsFrom(path, from, "transcript", func() sessionlog.LineCommands { return claudeCommands })
+}
+
+// claudeCommands are the commands of the Bash tool uses in one transcript line.
+func claudeCommands(line []byte) []string {
+	if !bytes.Contains(line, []byte(`"tool_use"`)) {
 		return nil
-	})
-	if err != nil {
-		return nil, from, readError(path, err)
 	}
-	return cmds, next, nil
+	return bashCommands(line)
 }
 
 // bashCommands extracts the commands of Bash tool uses in one transcript line.

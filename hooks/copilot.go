@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -69,14 +70,14 @@ func awaitCopilotStop(path string, timestamp json.RawMessage, tries int, sleep f
 // hook.start event whose input has timestamp ts. It reads back only over the events that
 // follow the turn (hooks' and other bookkeeping): a user or assistant message ends the search.
 func copilotHookStarted(path string, ts []byte) bool {
-	f, size, err := openTranscript(path)
+	f, size, err := sessionlog.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	br := newBackReader(f, size, defaultLimits)
+	br := sessionlog.NewBackReader(f, size, sessionlog.DefaultLimits)
 	for range 64 {
-		line, err := br.prev()
+		line, err := br.Prev()
 		if err != nil {
 			return false
 		}
@@ -118,14 +119,14 @@ func CopilotThisTurnText(path string) (text, id string, err error) {
 }
 
 // copilotLastText is CopilotThisTurnText over the first size bytes of r.
-func copilotLastText(r io.ReaderAt, size int64, lim limits) (text, id string, err error) {
-	return lastTurnText(r, size, lim, copilotTurnLine)
+func copilotLastText(r io.ReaderAt, size int64, lim sessionlog.Limits) (text, id string, err error) {
+	return sessionlog.LastTurnText(r, size, lim, copilotTurnLine)
 }
 
 // copilotTurnLine classifies one events.jsonl line for the search of the turn's text.
-func copilotTurnLine(line []byte) (string, string, verdict) {
+func copilotTurnLine(line []byte) (string, string, sessionlog.Verdict) {
 	if !bytes.Contains(line, []byte(`"assistant.message"`)) && !bytes.Contains(line, []byte(`"user.message"`)) {
-		return "", "", lineSkip // most lines, undecoded
+		return "", "", sessionlog.Skip // most lines, undecoded
 	}
 	var e struct {
 		Type    string `json:"type"`
@@ -137,18 +138,18 @@ func copilotTurnLine(line []byte) (string, string, verdict) {
 		} `json:"data"`
 	}
 	if json.Unmarshal(line, &e) != nil || e.AgentID != "" || e.Data.ParentToolCallID != "" {
-		return "", "", lineSkip
+		return "", "", sessionlog.Skip
 	}
 	switch e.Type {
 	case "user.message":
-		return "", "", lineEndsTurn
+		return "", "", sessionlog.EndsTurn
 	case "assistant.message":
 		var text string
 		if json.Unmarshal(e.Data.Content, &text) == nil && strings.TrimSpace(text) != "" {
-			return text, e.ID, lineText
+			return text, e.ID, sessionlog.Text
 		}
 	}
-	return "", "", lineSkip
+	return "", "", sessionlog.Skip
 }
 
 // CopilotUsageFrom returns the tokens a session log's usage records hold from byte offset
@@ -157,7 +158,7 @@ func copilotTurnLine(line []byte) (string, string, verdict) {
 // cached ones are inside inputTokens). It also returns the offset after the last complete
 // line, where the next call starts: summing the calls gives what one call from 0 gives.
 func CopilotUsageFrom(path string, from int64) (tokens, next int64, err error) {
-	f, size, err := openTranscript(path)
+	f, size, err := sessionlog.Open(path)
 	if err != nil {
 		return 0, from, err
 	}
@@ -165,17 +166,17 @@ func CopilotUsageFrom(path string, from int64) (tokens, next int64, err error) {
 	if from < 0 || from > size {
 		return 0, from, fmt.Errorf("hooks: usage offset %d outside session log %s (%d bytes)", from, path, size)
 	}
-	tokens, next, err = copilotUsageFrom(f, size, from, defaultLimits)
+	tokens, next, err = copilotUsageFrom(f, size, from, sessionlog.DefaultLimits)
 	if err != nil {
-		return 0, from, readError(path, err)
+		return 0, from, sessionlog.ReadError(path, err)
 	}
 	return tokens, next, nil
 }
 
 // copilotUsageFrom is CopilotUsageFrom over the first size bytes of r.
-func copilotUsageFrom(r io.ReaderAt, size, from int64, lim limits) (int64, int64, error) {
+func copilotUsageFrom(r io.ReaderAt, size, from int64, lim sessionlog.Limits) (int64, int64, error) {
 	var tokens int64
-	next, err := forwardLines(r, size, from, lim, func(line []byte) error {
+	next, err := sessionlog.Forward(r, size, from, lim, func(line []byte) error {
 		tokens += copilotUsage(line)
 		return nil
 	})
@@ -210,34 +211,20 @@ func copilotUsage(line []byte) int64 {
 // to its end (tool.execution_start of the shell tool, a sub-agent's included), and the offset
 // after the last complete line.
 func CopilotCommandsFrom(path string, from int64) ([]string, int64, error) {
-	f, size, err := openTranscript(path)
-	if err != nil {
-		return nil, from, err
-	}
-	defer f.Close()
-	if from < 0 || from > size {
-		return nil, from, fmt.Errorf("hooks: command offset %d outside session log %s (%d bytes)", from, path, size)
-	}
-	cmds, next, err := copilotCommandsFrom(f, size, from, defaultLimits)
-	if err != nil {
-		return nil, from, readError(path, err)
-	}
-	return cmds, next, nil
+	return sessionlog.CommandsFrom(path, from, "session log", func() sessionlog.LineCommands { return copilotLineCommands })
 }
 
 // copilotCommandsFrom is CopilotCommandsFrom over the first size bytes of r.
-func copilotCommandsFrom(r io.ReaderAt, size, from int64, lim limits) ([]string, int64, error) {
-	var cmds []string
-	next, err := forwardLines(r, size, from, lim, func(line []byte) error {
-		if c := copilotCommand(line); c != "" {
-			cmds = append(cmds, c)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, from, err
+func copilotCommandsFrom(r io.ReaderAt, size, from int64, lim sessionlog.Limits) ([]string, int64, error) {
+	return sessionlog.CommandsIn(r, size, from, lim, copilotLineCommands)
+}
+
+// copilotLineCommands is the shell command one session log line records, if any.
+func copilotLineCommands(line []byte) []string {
+	if c := copilotCommand(line); c != "" {
+		return []string{c}
 	}
-	return cmds, next, nil
+	return nil
 }
 
 // copilotCommand is the shell command one tool.execution_start line runs, or "".
@@ -308,7 +295,7 @@ func copilotCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMar
 
 // copilotCommandReader reads the shell commands a session log records since the mark.
 func copilotCommandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-	return markedCommands(path, CopilotCommandsFrom)
+	return sessionlog.CommandReader(path, CopilotCommandsFrom)
 }
 
 // copilotBlockCap is Copilot CLI's cap: it honours 8 blocks in a row, tool runs in between or

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -43,22 +44,22 @@ func TestCopilotTurnLine(t *testing.T) {
 	for _, tc := range []struct {
 		name, line string
 		text, id   string
-		v          verdict
+		v          sessionlog.Verdict
 	}{
-		{"an answer", cpClaim, "All fixed. <promise>DONE</promise>", "a1", lineText},
-		{"only tool requests", cpToolOnly, "", "", lineSkip},
-		{"blank text", strings.Replace(cpClaim, "All fixed. <promise>DONE</promise>", " \\n\\t", 1), "", "", lineSkip},
-		{"a prompt", cpPrompt, "", "", lineEndsTurn},
-		{"a block's reason", cpFeedback, "", "", lineEndsTurn},
-		{"a sub-agent's prompt", cpSubAsk, "", "", lineSkip},
-		{"a sub-agent's answer", cpSubSays, "", "", lineSkip},
-		{"a sub-agent's answer, older versions", cpOldSub, "", "", lineSkip},
-		{"hook.start", cpHookStart, "", "", lineSkip},
-		{"hook.end", cpHookEnd, "", "", lineSkip},
-		{"usage", cpUsage, "", "", lineSkip},
-		{"content not a string", `{"type":"assistant.message","data":{"content":["x"]},"id":"a"}`, "", "", lineSkip},
-		{"torn", cpClaim[:60], "", "", lineSkip},
-		{"another type quoting one", `{"type":"tool.execution_complete","data":{"result":{"content":"\"user.message\""}}}`, "", "", lineSkip},
+		{"an answer", cpClaim, "All fixed. <promise>DONE</promise>", "a1", sessionlog.Text},
+		{"only tool requests", cpToolOnly, "", "", sessionlog.Skip},
+		{"blank text", strings.Replace(cpClaim, "All fixed. <promise>DONE</promise>", " \\n\\t", 1), "", "", sessionlog.Skip},
+		{"a prompt", cpPrompt, "", "", sessionlog.EndsTurn},
+		{"a block's reason", cpFeedback, "", "", sessionlog.EndsTurn},
+		{"a sub-agent's prompt", cpSubAsk, "", "", sessionlog.Skip},
+		{"a sub-agent's answer", cpSubSays, "", "", sessionlog.Skip},
+		{"a sub-agent's answer, older versions", cpOldSub, "", "", sessionlog.Skip},
+		{"hook.start", cpHookStart, "", "", sessionlog.Skip},
+		{"hook.end", cpHookEnd, "", "", sessionlog.Skip},
+		{"usage", cpUsage, "", "", sessionlog.Skip},
+		{"content not a string", `{"type":"assistant.message","data":{"content":["x"]},"id":"a"}`, "", "", sessionlog.Skip},
+		{"torn", cpClaim[:60], "", "", sessionlog.Skip},
+		{"another type quoting one", `{"type":"tool.execution_complete","data":{"result":{"content":"\"user.message\""}}}`, "", "", sessionlog.Skip},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			text, id, v := copilotTurnLine([]byte(tc.line))
@@ -415,15 +416,15 @@ func FuzzCopilotLog(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint16, seed uint64) {
 		c := 16 + int(chunk)%4096
-		lim := testLimits(c, maxLineBytes)
+		lim := testLimits(c, sessionlog.MaxLineBytes)
 		var want, wantID string
 		var wantTokens int64
 		var wantCmds []string
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			switch text, id, v := copilotTurnLine(line); v {
-			case lineText:
+			case sessionlog.Text:
 				want, wantID = text, id
-			case lineEndsTurn:
+			case sessionlog.EndsTurn:
 				want, wantID = "", ""
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -46,7 +47,7 @@ type GeminiUsage struct {
 // (each call's tokens.total, or the sum of its parts when it gives no total), and the mark
 // where the next call starts: summing the calls gives what one call from the start gives.
 func GeminiUsageFrom(path string, from GeminiUsage) (int64, GeminiUsage, error) {
-	f, size, err := openTranscript(path)
+	f, size, err := sessionlog.Open(path)
 	if err != nil {
 		return 0, from, err
 	}
@@ -54,18 +55,18 @@ func GeminiUsageFrom(path string, from GeminiUsage) (int64, GeminiUsage, error) 
 	if from.Offset < 0 || from.Offset > size {
 		return 0, from, fmt.Errorf("hooks: usage offset %d outside chat log %s (%d bytes)", from.Offset, path, size)
 	}
-	tokens, next, err := geminiUsageFrom(f, size, from, defaultLimits)
+	tokens, next, err := geminiUsageFrom(f, size, from, sessionlog.DefaultLimits)
 	if err != nil {
-		return 0, from, readError(path, err)
+		return 0, from, sessionlog.ReadError(path, err)
 	}
 	return tokens, next, nil
 }
 
 // geminiUsageFrom is GeminiUsageFrom over the first size bytes of r.
-func geminiUsageFrom(r io.ReaderAt, size int64, from GeminiUsage, lim limits) (int64, GeminiUsage, error) {
+func geminiUsageFrom(r io.ReaderAt, size int64, from GeminiUsage, lim sessionlog.Limits) (int64, GeminiUsage, error) {
 	var tokens int64
 	mark := from
-	next, err := forwardLines(r, size, from.Offset, lim, func(line []byte) error {
+	next, err := sessionlog.Forward(r, size, from.Offset, lim, func(line []byte) error {
 		id, n, ok := geminiCallTokens(line)
 		if !ok {
 			return nil
@@ -117,26 +118,20 @@ func geminiCallTokens(line []byte) (id string, tokens int64, ok bool) {
 // from to its end (run_shell_command calls, each call id once), and the offset after the last
 // complete line.
 func GeminiCommandsFrom(path string, from int64) ([]string, int64, error) {
-	f, size, err := openTranscript(path)
-	if err != nil {
-		return nil, from, err
-	}
-	defer f.Close()
-	if from < 0 || from > size {
-		return nil, from, fmt.Errorf("hooks: command offset %d outside chat log %s (%d bytes)", from, path, size)
-	}
-	cmds, next, err := geminiCommandsFrom(f, size, from, defaultLimits)
-	if err != nil {
-		return nil, from, readError(path, err)
-	}
-	return cmds, next, nil
+	return sessionlog.CommandsFrom(path, from, "chat log", geminiLineCommands)
 }
 
 // geminiCommandsFrom is GeminiCommandsFrom over the first size bytes of r.
-func geminiCommandsFrom(r io.ReaderAt, size, from int64, lim limits) ([]string, int64, error) {
-	var cmds []string
+func geminiCommandsFrom(r io.ReaderAt, size, from int64, lim sessionlog.Limits) ([]string, int64, error) {
+	return sessionlog.CommandsIn(r, size, from, lim, geminiLineCommands())
+}
+
+// geminiLineCommands reads the shell commands of a chat log's lines, each call id once: the
+// log rewrites a call's line as it runs.
+func geminiLineCommands() sessionlog.LineCommands {
 	seen := map[string]bool{}
-	next, err := forwardLines(r, size, from, lim, func(line []byte) error {
+	return func(line []byte) []string {
+		var cmds []string
 		for _, c := range geminiCommands(line) {
 			if c.id != "" && seen[c.id] {
 				continue
@@ -144,12 +139,8 @@ func geminiCommandsFrom(r io.ReaderAt, size, from int64, lim limits) ([]string, 
 			seen[c.id] = true
 			cmds = append(cmds, c.command)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, from, err
+		return cmds
 	}
-	return cmds, next, nil
 }
 
 type geminiCommand struct{ id, command string }
@@ -211,5 +202,5 @@ func geminiCounter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark
 
 // geminiCommandReader reads the shell commands a chat log records since the mark.
 func geminiCommandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-	return markedCommands(path, GeminiCommandsFrom)
+	return sessionlog.CommandReader(path, GeminiCommandsFrom)
 }

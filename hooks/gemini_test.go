@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -69,7 +70,7 @@ func TestGeminiUsageFrom(t *testing.T) {
 			data := jsonLines(tc.lines...)
 			from := tc.from
 			from.Offset = int64(len(tc.lines[0]) + 1)
-			n, next, err := geminiUsageFrom(bytes.NewReader(data), int64(len(data)), from, defaultLimits)
+			n, next, err := geminiUsageFrom(bytes.NewReader(data), int64(len(data)), from, sessionlog.DefaultLimits)
 			if err != nil || n != tc.want || next.Offset != int64(len(data)) {
 				t.Errorf("%d tokens to %d (%v), want %d to %d", n, next.Offset, err, tc.want, len(data))
 			}
@@ -80,7 +81,7 @@ func TestGeminiUsageFrom(t *testing.T) {
 func TestGeminiCommands(t *testing.T) {
 	data := jsonLines([]string{gmMeta, gmPrompt, gmAsk, gmAskRan, gmResp, gmDone, gmRead, gmUserCmd, `{"type":"gemini","toolCalls":[{"name":"run_shell_command","args":{"command":["bash","-c","ls"]}}]}`}...)
 	data = append(data, gmAskRan...) // a torn last line waits
-	cmds, next, err := geminiCommandsFrom(bytes.NewReader(data), int64(len(data)), 0, defaultLimits)
+	cmds, next, err := geminiCommandsFrom(bytes.NewReader(data), int64(len(data)), 0, sessionlog.DefaultLimits)
 	if err != nil || next != int64(len(data)-len(gmAskRan)) {
 		t.Fatalf("read to %d (%v), want %d", next, err, len(data)-len(gmAskRan))
 	}
@@ -160,7 +161,7 @@ func FuzzGeminiLog(f *testing.F) {
 		f.Add(data, uint16(512), uint64(4))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint16, seed uint64) {
-		lim := testLimits(16+int(chunk)%4096, maxLineBytes)
+		lim := testLimits(16+int(chunk)%4096, sessionlog.MaxLineBytes)
 		size := int64(len(data))
 		wantTokens, whole, err := geminiUsageFrom(bytes.NewReader(data), size, GeminiUsage{}, lim)
 		if err != nil {

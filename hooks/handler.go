@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/report"
 )
@@ -202,26 +203,7 @@ func transcriptCounter(path string, answer *string) func(*loop.TranscriptMark) (
 // commandReader reads the agent's shell commands from where the previous stop left off (from
 // the start of a transcript the loop has not read before).
 func commandReader(path string) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-	return markedCommands(path, CommandsFrom)
-}
-
-// markedCommands reads commands from path with read, from the mark's offset when the mark is
-// of this file, else from its start; nil without a path.
-func markedCommands(path string, read func(string, int64) ([]string, int64, error)) func(*loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-	if path == "" {
-		return nil
-	}
-	return func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-		from := int64(0)
-		if prev != nil && prev.Path == path {
-			from = prev.Offset
-		}
-		cmds, next, err := read(path, from)
-		if err != nil {
-			return nil, nil, err
-		}
-		return cmds, &loop.TranscriptMark{Path: path, Offset: next}, nil
-	}
+	return sessionlog.CommandReader(path, CommandsFrom)
 }
 
 // claudeBlockCapEnv is the variable that sets Claude Code's cap on blocks in a row between

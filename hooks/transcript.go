@@ -1,14 +1,14 @@
 package hooks
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 )
 
 // Claude Code transcripts are JSONL: one JSON object per line, appended as the session runs.
@@ -24,22 +24,7 @@ import (
 // ErrNoAssistantText is returned (wrapped, naming the transcript) by [LastAssistantText] when
 // the last turn holds no assistant text: the transcript is empty, holds only bookkeeping
 // lines, or ends with a user line that is not a tool result (a prompt or an interrupt).
-var ErrNoAssistantText = errors.New("hooks: no assistant text in the transcript's last turn")
-
-// maxLineBytes caps one line (without its newline); longer lines are skipped unread.
-const maxLineBytes = 64 << 20
-
-// limits bounds the transcript readers; tests shrink them to cross every boundary.
-type limits struct {
-	chunk    int // the first read backwards: the last turn of a stop usually fits in it
-	maxChunk int // later reads double with the bytes already read, up to this; also the forward buffer
-	maxLine  int // a longer line (without its newline) is skipped
-}
-
-// defaultLimits: a small first read, since copying from the page cache is most of what a stop
-// pays here (on the 3.1 MB corpus transcript, a call costs about 23 µs with 8 KiB, 65 µs with
-// 64 KiB).
-var defaultLimits = limits{chunk: 8 << 10, maxChunk: 256 << 10, maxLine: maxLineBytes}
+var ErrNoAssistantText = sessionlog.ErrNoText
 
 // LastAssistantText returns the text of the last assistant turn of the Claude Code transcript
 // at path: the last non-blank "text" content block of the run of assistant lines that follows
@@ -76,104 +61,49 @@ func ThisTurnText(path string) (text, id string, err error) {
 
 // turnTextOf opens the log at path and reads its last turn's text backwards, each line
 // classified by classify (one agent's log format), naming path in its errors.
-func turnTextOf(path string, classify lineClassifier) (text, id string, err error) {
-	f, size, err := openTranscript(path)
+func turnTextOf(path string, classify sessionlog.Classifier) (text, id string, err error) {
+	f, size, err := sessionlog.Open(path)
 	if err != nil {
 		return "", "", err
 	}
 	defer f.Close()
-	text, id, err = lastTurnText(f, size, defaultLimits, classify)
+	text, id, err = sessionlog.LastTurnText(f, size, sessionlog.DefaultLimits, classify)
 	switch {
 	case errors.Is(err, ErrNoAssistantText):
 		return "", "", fmt.Errorf("%w: %s", ErrNoAssistantText, path)
 	case err != nil:
-		return "", "", readError(path, err)
+		return "", "", sessionlog.ReadError(path, err)
 	}
 	return text, id, nil
 }
 
-// readError wraps an error reading the transcript at path so that it names the path once.
-func readError(path string, err error) error {
-	if _, ok := errors.AsType[*os.PathError](err); ok {
-		return fmt.Errorf("hooks: read transcript: %w", err)
-	}
-	return fmt.Errorf("hooks: read transcript %s: %w", path, err)
-}
-
-// openTranscript opens a regular file for reading and returns its size. It opens without
-// blocking, so a transcript path naming a FIFO (or a device) is refused below instead of
-// waiting forever for a writer, which would trap the agent in its stop hook.
-func openTranscript(path string) (*os.File, int64, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
-	if err != nil {
-		return nil, 0, fmt.Errorf("hooks: open transcript: %w", err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, 0, fmt.Errorf("hooks: open transcript: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, 0, fmt.Errorf("hooks: transcript %s is not a regular file (mode %s)", path, fi.Mode())
-	}
-	return f, fi.Size(), nil
-}
-
-// lineClassifier reads one line of an agent's log for the search of its last turn's text:
-// the text and id of an answer, or whether the line ends the turn.
-type lineClassifier func(line []byte) (text, id string, v verdict)
-
 // lastAssistantText is ThisTurnText over the first size bytes of r.
-func lastAssistantText(r io.ReaderAt, size int64, lim limits) (text, id string, err error) {
-	return lastTurnText(r, size, lim, turnLine)
-}
-
-// lastTurnText walks the first size bytes of r backwards and returns the text of the first
-// line classify finds one in, or ErrNoAssistantText at a line that ends the turn or at the
-// start.
-func lastTurnText(r io.ReaderAt, size int64, lim limits, classify lineClassifier) (text, id string, err error) {
-	br := newBackReader(r, size, lim)
-	for {
-		line, err := br.prev()
-		if err == io.EOF {
-			return "", "", ErrNoAssistantText
-		}
-		if err != nil {
-			return "", "", err
-		}
-		text, id, v := classify(line)
-		switch v {
-		case lineText:
-			return text, id, nil
-		case lineEndsTurn:
-			return "", "", ErrNoAssistantText
-		}
-	}
+func lastAssistantText(r io.ReaderAt, size int64, lim sessionlog.Limits) (text, id string, err error) {
+	return sessionlog.LastTurnText(r, size, lim, turnLine)
 }
 
 // TurnRanTool reports whether the agent ran a tool in the transcript's last turn (since the
 // last prompt or stop hook feedback): Claude Code counts the blocks between which no tool
 // ran, and stops honouring them past its cap.
 func TurnRanTool(path string) (bool, error) {
-	f, size, err := openTranscript(path)
+	f, size, err := sessionlog.Open(path)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	br := newBackReader(f, size, defaultLimits)
+	br := sessionlog.NewBackReader(f, size, sessionlog.DefaultLimits)
 	for {
-		line, err := br.prev()
+		line, err := br.Prev()
 		if err == io.EOF {
 			return false, nil
 		}
 		if err != nil {
-			return false, readError(path, err)
+			return false, sessionlog.ReadError(path, err)
 		}
 		if peekType(line) == kindOther {
 			continue
 		}
-		if _, _, v := turnLine(line); v == lineEndsTurn {
+		if _, _, v := turnLine(line); v == sessionlog.EndsTurn {
 			return false, nil
 		}
 		if bytes.Contains(line, []byte(`"tool_use"`)) && hasToolUse(line) {
@@ -195,15 +125,6 @@ func hasToolUse(line []byte) bool {
 	}
 	return false
 }
-
-// verdict is what one transcript line means to the search for the last assistant text.
-type verdict uint8
-
-const (
-	lineSkip     verdict = iota // not part of the conversation, or part of the turn without text
-	lineText                    // an assistant line with text: the answer
-	lineEndsTurn                // a real user message: the turn starts after it
-)
 
 // entry is the part of a transcript line that the text search needs.
 type entry struct {
@@ -228,42 +149,42 @@ var hookFeedback = []string{"Stop hook feedback:", "SubagentStop hook feedback:"
 
 // turnLine classifies one line, returning the text of an assistant line that has one, and
 // the line's uuid.
-func turnLine(line []byte) (string, string, verdict) {
+func turnLine(line []byte) (string, string, sessionlog.Verdict) {
 	switch peekType(line) {
 	case kindOther:
-		return "", "", lineSkip
+		return "", "", sessionlog.Skip
 	}
 	var e entry
 	if json.Unmarshal(line, &e) != nil {
-		return "", "", lineSkip
+		return "", "", sessionlog.Skip
 	}
 	switch e.Type {
 	case "assistant":
 		blocks := decodeContent(e.Message.Content)
 		for i := len(blocks) - 1; i >= 0; i-- {
 			if b := blocks[i]; b.Type == "text" && strings.TrimSpace(b.Text) != "" {
-				return b.Text, e.UUID, lineText
+				return b.Text, e.UUID, sessionlog.Text
 			}
 		}
-		return "", "", lineSkip
+		return "", "", sessionlog.Skip
 	case "user":
 		blocks := decodeContent(e.Message.Content)
 		for _, b := range blocks {
 			if b.Type == "text" && isHookFeedback(b.Text) {
-				return "", "", lineEndsTurn
+				return "", "", sessionlog.EndsTurn
 			}
 		}
 		if e.IsMeta {
-			return "", "", lineSkip
+			return "", "", sessionlog.Skip
 		}
 		for _, b := range blocks {
 			if b.Type == "tool_result" {
-				return "", "", lineSkip
+				return "", "", sessionlog.Skip
 			}
 		}
-		return "", "", lineEndsTurn
+		return "", "", sessionlog.EndsTurn
 	}
-	return "", "", lineSkip
+	return "", "", sessionlog.Skip
 }
 
 // isHookFeedback reports whether a user line's text is a stop hook's feedback.
@@ -366,7 +287,7 @@ func lineUsage(line []byte) (id string, u Usage, ok bool) {
 // truncated) is an error, as are a negative from and errors opening or reading the file (they
 // name the path). On an error u is zero and next and lastSeenID are from and lastID.
 func UsageFrom(path string, from int64, lastID string) (u Usage, next int64, lastSeenID string, err error) {
-	f, size, err := openTranscript(path)
+	f, size, err := sessionlog.Open(path)
 	if err != nil {
 		return Usage{}, from, lastID, err
 	}
@@ -374,22 +295,22 @@ func UsageFrom(path string, from int64, lastID string) (u Usage, next int64, las
 	if from < 0 || from > size {
 		return Usage{}, from, lastID, fmt.Errorf("hooks: usage offset %d outside transcript %s (%d bytes)", from, path, size)
 	}
-	u, next, lastSeenID, err = usageFrom(f, size, from, lastID, defaultLimits)
+	u, next, lastSeenID, err = usageFrom(f, size, from, lastID, sessionlog.DefaultLimits)
 	if err != nil {
-		return Usage{}, from, lastID, readError(path, err)
+		return Usage{}, from, lastID, sessionlog.ReadError(path, err)
 	}
 	return u, next, lastSeenID, nil
 }
 
 // usageFrom is UsageFrom over the first size bytes of r.
-func usageFrom(r io.ReaderAt, size, from int64, lastID string, lim limits) (Usage, int64, string, error) {
+func usageFrom(r io.ReaderAt, size, from int64, lastID string, lim sessionlog.Limits) (Usage, int64, string, error) {
 	var (
 		total    Usage
 		curID    = lastID                   // id of the last counted line
 		curUsage Usage                      // what was counted for curID
 		lookBack = from > 0 && lastID != "" // curUsage still to be found before from
 	)
-	next, err := forwardLines(r, size, from, lim, func(line []byte) error {
+	next, err := sessionlog.Forward(r, size, from, lim, func(line []byte) error {
 		id, u, ok := lineUsage(line)
 		if !ok {
 			return nil
@@ -416,57 +337,12 @@ func usageFrom(r io.ReaderAt, size, from int64, lastID string, lim limits) (Usag
 	return total, next, curID, nil
 }
 
-// forwardLines calls fn with each complete line (without its newline) of the first size bytes
-// of r from offset from, and returns the offset after the last complete line: a line still
-// being written waits for the next call. Lines longer than lim.maxLine are counted but not
-// passed, and never held whole in memory.
-func forwardLines(r io.ReaderAt, size, from int64, lim limits, fn func(line []byte) error) (int64, error) {
-	var (
-		next       = from
-		pending    []byte // a line longer than the reader's buffer, being assembled
-		pendingLen int    // its length so far, counted even once it is dropped
-	)
-	bufSize := int(min(max(size-from, 16), int64(lim.maxChunk)))
-	br := bufio.NewReaderSize(io.NewSectionReader(r, from, size-from), bufSize)
-	for {
-		frag, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			if pendingLen+len(frag) <= lim.maxLine {
-				pending = append(pending, frag...)
-			} else {
-				pending = pending[:0] // too long: keep only its length
-			}
-			pendingLen += len(frag)
-			continue
-		}
-		if err == io.EOF {
-			return next, nil
-		}
-		if err != nil {
-			return from, err
-		}
-		n := pendingLen + len(frag)
-		line := frag
-		if pendingLen > 0 {
-			pending = append(pending, frag...)
-			line = pending
-		}
-		next += int64(n)
-		if n-1 <= lim.maxLine {
-			if err := fn(line[:n-1]); err != nil {
-				return from, err
-			}
-		}
-		pending, pendingLen = pending[:0], 0
-	}
-}
-
 // countedBefore is what a call that ended at offset end counted for message id: the usage of
 // the last assistant line with a usage before end, when that line has this id.
-func countedBefore(r io.ReaderAt, end int64, id string, lim limits) (Usage, error) {
-	br := newBackReader(r, end, lim)
+func countedBefore(r io.ReaderAt, end int64, id string, lim sessionlog.Limits) (Usage, error) {
+	br := sessionlog.NewBackReader(r, end, lim)
 	for {
-		line, err := br.prev()
+		line, err := br.Prev()
 		if err == io.EOF {
 			return Usage{}, nil
 		}
@@ -480,120 +356,6 @@ func countedBefore(r io.ReaderAt, end int64, id string, lim limits) (Usage, erro
 			return Usage{}, nil
 		}
 	}
-}
-
-// backReader returns the lines of the first size bytes of a file from the last to the first.
-// The last line need not end in a newline. Lines longer than maxLine are skipped: the buffer
-// grows to hold a long line but never much beyond maxLine.
-type backReader struct {
-	r       io.ReaderAt
-	lo      int64  // file offset of buf[a]
-	buf     []byte // buf[a:b] is file[lo:lo+b-a], the part not yet returned
-	a, b    int
-	clean   int // the last clean bytes of the window hold no newline: already searched
-	read    int // bytes read so far
-	chunk   int
-	most    int
-	maxLine int
-}
-
-func newBackReader(r io.ReaderAt, size int64, lim limits) *backReader {
-	return &backReader{r: r, lo: size, chunk: lim.chunk, most: lim.maxChunk, maxLine: lim.maxLine}
-}
-
-// prev returns the line before the ones already returned, without its newline, or io.EOF.
-// The line is valid until the next call.
-func (br *backReader) prev() ([]byte, error) {
-	for {
-		win := br.buf[br.a:br.b]
-		if i := bytes.LastIndexByte(win[:len(win)-br.clean], '\n'); i >= 0 {
-			br.b, br.clean = br.a+i, 0
-			if line := win[i+1:]; len(line) <= br.maxLine {
-				return line, nil
-			}
-			continue
-		}
-		br.clean = len(win)
-		if br.lo == 0 { // win is the file's first line
-			if len(win) == 0 {
-				return nil, io.EOF
-			}
-			br.b, br.clean = br.a, 0
-			if len(win) <= br.maxLine {
-				return win, nil
-			}
-			continue
-		}
-		var err error
-		if len(win) > br.maxLine {
-			err = br.skipLine()
-		} else {
-			err = br.fill()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// fill reads the bytes before the window into the buffer: the first chunk, then as much as
-// was read already (up to most), or as much as the window holds when a long line makes it
-// grow, so that the number of reads and the bytes copied stay linear in the bytes scanned;
-// but never more than makes the window one byte over maxLine.
-func (br *backReader) fill() error {
-	have := br.b - br.a
-	n := max(br.chunk, have, min(br.read, br.most))
-	n = min(n, br.maxLine+1-have)
-	if int64(n) > br.lo {
-		n = int(br.lo)
-	}
-	if br.a < n { // no room before the window: move it to the end of a big enough buffer
-		if size := have + n; size > len(br.buf) {
-			buf := make([]byte, size)
-			copy(buf[len(buf)-have:], br.buf[br.a:br.b])
-			br.buf = buf
-		} else {
-			copy(br.buf[len(br.buf)-have:], br.buf[br.a:br.b])
-		}
-		br.a, br.b = len(br.buf)-have, len(br.buf)
-	}
-	if _, err := br.r.ReadAt(br.buf[br.a-n:br.a], br.lo-int64(n)); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF // the file shrank while being read
-		}
-		return err
-	}
-	br.a -= n
-	br.lo -= int64(n)
-	br.read += n
-	return nil
-}
-
-// skipLine drops the window, the end of a line longer than maxLine, and the rest of that line
-// before it, reading backwards to the newline that ends the line before.
-func (br *backReader) skipLine() error {
-	buf := br.buf // at least maxLine+1 bytes: the window outgrew maxLine in it
-	for br.lo > 0 {
-		n := len(buf)
-		if int64(n) > br.lo {
-			n = int(br.lo)
-		}
-		seg := buf[len(buf)-n:]
-		if _, err := br.r.ReadAt(seg, br.lo-int64(n)); err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return err
-		}
-		br.lo -= int64(n)
-		br.read += n
-		if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
-			br.a, br.b, br.clean = len(buf)-n, len(buf)-n+i, 0
-			return nil
-		}
-	}
-	br.a, br.b, br.clean = len(buf), len(buf), 0 // the long line was the first one
-	return nil
 }
 
 // kind is what peekType tells of a line from its top-level "type" alone.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 )
 
 // fuzzSeeds adds the corpus's short lines, alone and in runs, as seeds; the fuzzer mutates
@@ -53,7 +55,7 @@ func FuzzLastAssistantText(f *testing.F) {
 	fuzzSeeds(func(data []byte) { f.Add(data, uint16(7), uint16(0)) })
 	f.Fuzz(func(t *testing.T, data []byte, chunk, maxLine uint16) {
 		c := 1 + int(chunk)%2048
-		m := maxLineBytes
+		m := sessionlog.MaxLineBytes
 		if maxLine != 0 {
 			m = int(maxLine) % 8192
 		}
@@ -79,7 +81,7 @@ func FuzzUsageFrom(f *testing.F) {
 	fuzzSeeds(func(data []byte) { f.Add(data, uint64(1), uint16(64)) })
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64, chunk uint16) {
 		c := 16 + int(chunk)%4096 // bufio's minimum is 16
-		whole, next, _, err := usageFrom(bytes.NewReader(data), int64(len(data)), 0, "", testLimits(c, maxLineBytes))
+		whole, next, _, err := usageFrom(bytes.NewReader(data), int64(len(data)), 0, "", testLimits(c, sessionlog.MaxLineBytes))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +94,7 @@ func FuzzUsageFrom(f *testing.F) {
 			cuts = append(cuts, rng.IntN(len(data)+1))
 		}
 		slices.Sort(cuts)
-		if got := usageIncremental(t, data, cuts, c, maxLineBytes); got != whole {
+		if got := usageIncremental(t, data, cuts, c, sessionlog.MaxLineBytes); got != whole {
 			t.Fatalf("cuts %v: got %+v, whole %+v", cuts, got, whole)
 		}
 	})
@@ -109,7 +111,7 @@ func TestFuzzSeedsPublicAPI(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		want, found := refLastText(data, maxLineBytes)
+		want, found := refLastText(data, sessionlog.MaxLineBytes)
 		got, err := LastAssistantText(path)
 		if found != (err == nil) || got != want || (err != nil && !errors.Is(err, ErrNoAssistantText)) {
 			t.Fatalf("seed %d: got %q, %v; reference %q, %v", n, got, err, want, found)

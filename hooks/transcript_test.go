@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/hooks/sessionlog"
 )
 
 // The real Claude Code transcripts are in testdata/transcripts (MIT, from marot/spotter; see
@@ -204,8 +206,8 @@ func lastText(data []byte, chunk, maxLine int) (string, error) {
 	return text, err
 }
 
-func testLimits(chunk, maxLine int) limits {
-	return limits{chunk: chunk, maxChunk: 16 * chunk, maxLine: maxLine}
+func testLimits(chunk, maxLine int) sessionlog.Limits {
+	return sessionlog.Limits{Chunk: chunk, MaxChunk: 16 * chunk, MaxLine: maxLine}
 }
 
 const readChunk = 64 << 10 // a chunk size for tests, in the range of the real ones
@@ -319,7 +321,7 @@ func TestLastAssistantTextCorpus(t *testing.T) {
 func TestLastAssistantTextBeforeInterrupt(t *testing.T) {
 	short := readCorpus(t, "short.jsonl")
 	ends := lineEnds(short)
-	got, err := lastText(short[:ends[11]], readChunk, maxLineBytes) // through the tool results
+	got, err := lastText(short[:ends[11]], readChunk, sessionlog.MaxLineBytes) // through the tool results
 	if err != nil || got != "Let me check the project structure and try running the server to see the error." {
 		t.Errorf("short.jsonl before its interrupt: got %q, %v", got, err)
 	}
@@ -328,7 +330,7 @@ func TestLastAssistantTextBeforeInterrupt(t *testing.T) {
 	heavy := readCorpus(t, "tool_heavy.jsonl")
 	ends = lineEnds(heavy)
 	for _, n := range []int{29, 34, 38} { // after a tool_use, after the last tool_use, before the interrupt
-		if got, err := lastText(heavy[:ends[n-1]], readChunk, maxLineBytes); !errors.Is(err, ErrNoAssistantText) {
+		if got, err := lastText(heavy[:ends[n-1]], readChunk, sessionlog.MaxLineBytes); !errors.Is(err, ErrNoAssistantText) {
 			t.Errorf("tool_heavy.jsonl through line %d: got %q, %v; want ErrNoAssistantText", n, got, err)
 		}
 	}
@@ -341,14 +343,14 @@ func TestLastAssistantTextMatchesReference(t *testing.T) {
 	for _, name := range corpusFiles {
 		data := readCorpus(t, name)
 		t.Run(name, func(t *testing.T) {
-			ref := newRefPrefixes(data, maxLineBytes)
-			want, found := ref.at(len(data), maxLineBytes)
+			ref := newRefPrefixes(data, sessionlog.MaxLineBytes)
+			want, found := ref.at(len(data), sessionlog.MaxLineBytes)
 			for _, chunk := range []int{1, 7, 100, 4096, readChunk} {
-				checkAgainst(t, "whole file", data, chunk, maxLineBytes, want, found)
+				checkAgainst(t, "whole file", data, chunk, sessionlog.MaxLineBytes, want, found)
 			}
 			check := func(cut, chunk int) {
-				want, found := ref.at(cut, maxLineBytes)
-				checkAgainst(t, fmt.Sprintf("%s[:%d]", name, cut), data[:cut], chunk, maxLineBytes, want, found)
+				want, found := ref.at(cut, sessionlog.MaxLineBytes)
+				checkAgainst(t, fmt.Sprintf("%s[:%d]", name, cut), data[:cut], chunk, sessionlog.MaxLineBytes, want, found)
 			}
 			cuts := []int{0, -1, -2, 10, -40} // around each newline: torn lines of all kinds
 			if name == bigTranscript {
@@ -395,7 +397,7 @@ func TestLastAssistantTextTornLine(t *testing.T) {
 			if err != nil || got != tc.want {
 				t.Errorf("got %q, %v; want %q", got, err, tc.want)
 			}
-			checkAgainstRef(t, tc.name, []byte(tc.data), 16, maxLineBytes)
+			checkAgainstRef(t, tc.name, []byte(tc.data), 16, sessionlog.MaxLineBytes)
 		})
 	}
 }
@@ -443,7 +445,7 @@ func TestLastAssistantTextTurns(t *testing.T) {
 				t.Errorf("got %q, %v; want %q", got, err, tc.want)
 			}
 			for _, chunk := range []int{1, 5, 64} {
-				checkAgainstRef(t, tc.name, data, chunk, maxLineBytes)
+				checkAgainstRef(t, tc.name, data, chunk, sessionlog.MaxLineBytes)
 			}
 		})
 	}
@@ -515,7 +517,7 @@ func TestLastAssistantTextLongLines(t *testing.T) {
 		t.Errorf("got %q, %v", got, err)
 	}
 	for _, chunk := range []int{1000, 4096, readChunk} {
-		for _, maxLine := range []int{100 << 10, 310 << 10, 700 << 10, maxLineBytes} {
+		for _, maxLine := range []int{100 << 10, 310 << 10, 700 << 10, sessionlog.MaxLineBytes} {
 			checkAgainstRef(t, "big lines", data, chunk, maxLine)
 		}
 	}
@@ -546,10 +548,10 @@ func TestLastAssistantTextOverCap(t *testing.T) {
 	}
 	r := &paddedReaderAt{
 		head: append(jsonLines(promptLine("go"), textLine("m1", "survived", 1)), `{"type":"progress","data":"`...),
-		pad:  maxLineBytes + 1<<20,
+		pad:  sessionlog.MaxLineBytes + 1<<20,
 		tail: append([]byte("\"}\n"), jsonLines(progressLine("end"))...),
 	}
-	got, _, err := lastAssistantText(r, r.size(), defaultLimits)
+	got, _, err := lastAssistantText(r, r.size(), sessionlog.DefaultLimits)
 	if err != nil || got != "survived" {
 		t.Errorf("got %q, %v", got, err)
 	}
@@ -625,12 +627,12 @@ func TestLastAssistantTextCostIndependentOfSize(t *testing.T) {
 	data := readCorpus(t, bigTranscript)
 	small := &countingReaderAt{r: bytes.NewReader(data)}
 	large := &countingReaderAt{r: repeatReaderAt{data, 30}}
-	a, _, err1 := lastAssistantText(small, int64(len(data)), defaultLimits)
-	b, _, err2 := lastAssistantText(large, int64(len(data))*30, defaultLimits)
+	a, _, err1 := lastAssistantText(small, int64(len(data)), sessionlog.DefaultLimits)
+	b, _, err2 := lastAssistantText(large, int64(len(data))*30, sessionlog.DefaultLimits)
 	if err1 != nil || err2 != nil || a != b {
 		t.Fatalf("different answers: %.40q, %v / %.40q, %v", a, err1, b, err2)
 	}
-	if small.n != large.n || small.n > int64(defaultLimits.chunk) {
+	if small.n != large.n || small.n > int64(sessionlog.DefaultLimits.Chunk) {
 		t.Errorf("read %d bytes of %d, %d bytes of %d: want the same, one chunk", small.n, len(data), large.n, 30*len(data))
 	}
 }
@@ -696,7 +698,7 @@ func TestUsageFromCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := refUsage(data, maxLineBytes); u != want {
+			if want := refUsage(data, sessionlog.MaxLineBytes); u != want {
 				t.Errorf("got %+v, reference %+v", u, want)
 			}
 			if name == bigTranscript && u != bigUsage {
@@ -739,7 +741,7 @@ func usageIncremental(t testing.TB, data []byte, cuts []int, chunk, maxLine int)
 // messages split across calls) sums to the same as one read of the whole.
 func TestUsageFromIncremental(t *testing.T) {
 	data := readCorpus(t, bigTranscript)
-	want := refUsage(data, maxLineBytes)
+	want := refUsage(data, sessionlog.MaxLineBytes)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 12 {
 		var cuts []int
@@ -750,12 +752,12 @@ func TestUsageFromIncremental(t *testing.T) {
 			cuts = lineEnds(data) // after every line: every message split at each of its lines
 		}
 		slices.Sort(cuts)
-		if got := usageIncremental(t, data, cuts, readChunk, maxLineBytes); got != want {
+		if got := usageIncremental(t, data, cuts, readChunk, sessionlog.MaxLineBytes); got != want {
 			t.Fatalf("round %d, %d cuts: got %+v, want %+v", round, len(cuts), got, want)
 		}
 	}
 	// Small buffers: lines assembled from many pieces, and a capped line length.
-	for _, maxLine := range []int{5000, 20000, maxLineBytes} {
+	for _, maxLine := range []int{5000, 20000, sessionlog.MaxLineBytes} {
 		want := refUsage(data, maxLine)
 		if got := usageIncremental(t, data, []int{len(data) / 3, len(data) / 2}, 512, maxLine); got != want {
 			t.Errorf("maxLine %d: got %+v, want %+v", maxLine, got, want)

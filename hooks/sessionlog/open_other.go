@@ -1,6 +1,6 @@
 //go:build !unix
 
-package hooks
+package sessionlog
 
 // openNonblock is 0 where opening a file cannot wait for a writer.
 const openNonblock = 0

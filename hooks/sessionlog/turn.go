@@ -1,0 +1,47 @@
+package sessionlog
+
+import (
+	"errors"
+	"io"
+)
+
+// ErrNoText is returned (wrapped, naming the log, by the agents' readers) when the last turn
+// holds no assistant text: the log is empty, holds only bookkeeping lines, or ends with a line
+// that ends the turn (a prompt, an interrupt).
+var ErrNoText = errors.New("hooks: no assistant text in the transcript's last turn")
+
+// Verdict is what one log line means to the search for the last assistant text.
+type Verdict uint8
+
+const (
+	Skip     Verdict = iota // not part of the conversation, or part of the turn without text
+	Text                    // an assistant line with text: the answer
+	EndsTurn                // a real user message: the turn starts after it
+)
+
+// Classifier reads one line of an agent's log for the search of its last turn's text:
+// the text and id of an answer, or whether the line ends the turn.
+type Classifier func(line []byte) (text, id string, v Verdict)
+
+// LastTurnText walks the first size bytes of r backwards and returns the text of the first
+// line classify finds one in, or ErrNoText at a line that ends the turn or at the
+// start.
+func LastTurnText(r io.ReaderAt, size int64, lim Limits, classify Classifier) (text, id string, err error) {
+	br := NewBackReader(r, size, lim)
+	for {
+		line, err := br.Prev()
+		if err == io.EOF {
+			return "", "", ErrNoText
+		}
+		if err != nil {
+			return "", "", err
+		}
+		text, id, v := classify(line)
+		switch v {
+		case Text:
+			return text, id, nil
+		case EndsTurn:
+			return "", "", ErrNoText
+		}
+	}
+}

@@ -149,8 +149,9 @@ var claudeAnswer = stopAnswers{
 
 // answerWait bounds how long a stop waits for the agent's transcript to hold the answer that
 // ended the turn (Claude Code writes it about a second after the hook starts, and at a new
-// session's first stop creates the transcript then).
-const answerWait = 2 * time.Second
+// session's first stop creates the transcript then). A variable only so that tests set the
+// wait they need instead of racing a clock.
+var answerWait = 2 * time.Second
 
 // awaitAnswer waits, at most answerWait, until the transcript at path holds answer as its
 // last assistant text, so that the token budget counts the answer that ended the turn.

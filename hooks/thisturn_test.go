@@ -74,6 +74,8 @@ func TestGeminiThisTurn(t *testing.T) {
 // written the answer that ended the turn (at a new session's first stop, not even the
 // transcript); the counter waits (bounded) for it, so the budget counts that answer too.
 func TestTokenBudgetCountsTheTurnsAnswer(t *testing.T) {
+	defer func(d time.Duration) { answerWait = d }(answerWait)
+	answerWait = time.Minute // the late writes below land well within it, however busy the machine
 	path := writeTranscript(t, jsonLines(promptLine("go"),
 		`{"type":"assistant","uuid":"a1","message":{"id":"m1","content":[{"type":"text","text":"first"}],"usage":{"input_tokens":300,"output_tokens":50}}}`,
 		hookFeedbackLine("Stop hook feedback:\ngo on")))
@@ -102,6 +104,7 @@ func TestTokenBudgetCountsTheTurnsAnswer(t *testing.T) {
 	}
 	// A transcript that never gets the answer is counted as it is once the wait ends (the
 	// wait's bound is answerWait; a stop held forever would hit the test's own timeout).
+	answerWait = 100 * time.Millisecond
 	never := "an answer the transcript never gets"
 	if mark, err := transcriptCounter(path, &never)(nil); err != nil || mark.Tokens != 700 {
 		t.Fatalf("a transcript that never catches up: %v, %v; want what it holds, 700 tokens", mark, err)

@@ -6,37 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/hooks"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/driver"
-	"github.com/git-loop/git-loop/loop/report"
 	"github.com/git-loop/git-loop/loop/review"
-	"github.com/git-loop/git-loop/loop/share"
-)
-
-// Exit codes, documented in README.md. exitCode is the one place errors map to them.
-const (
-	exitOK          = 0
-	exitFailure     = 1 // anything unexpected: I/O, git objects, internal errors
-	exitUsage       = 2 // bad flags, loop names or configuration
-	exitNoLoop      = 3 // the loop does not exist, or none is active here
-	exitConflict    = 4 // busy worktree, existing name, ended loop, held lock
-	exitUnsupported = 5 // not a repository, bare, reftable, sha256
-	// exitPaused: the loop run drove stopped without completing (paused by a limit, a
-	// breaker or a person, or cancelled): it needs a person. Its own code, not exitUsage's, so
-	// a script can tell "the loop needs a person" from "my flags are wrong".
-	exitPaused = 6
-	// exitInterrupted: an interrupted run or bisect (the shell's code for SIGINT).
-	exitInterrupted = 130
 )
 
 func main() {
@@ -106,112 +85,6 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return hooks.Run(context.Background(), args[0], args[1], hooks.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
-// version is git-loop's version as the Go toolchain recorded it: the module version of a
-// `go install …@v1.2.3`, else the commit a checkout was built from (when the build kept it).
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "-dirty"
-	}
-	return "devel " + rev
-}
-
-// asksHelp reports whether a command's arguments ask for its help (-h, --help), which run
-// and bisect answer without the command they otherwise need after "--".
-func asksHelp(args []string) bool {
-	for _, a := range args[min(2, len(args)):] {
-		if a == "-h" || a == "--help" {
-			return true
-		}
-	}
-	return false
-}
-
-// checkPromiseArgs refuses a --promise (or --completion-promise) that is not valid UTF-8
-// before the flag package sees it: urfave/cli hands such a value on with U+FFFD in place of
-// the bad bytes, and a promise no one typed would be recorded.
-func checkPromiseArgs(args []string) error {
-	for i, a := range args {
-		if a == "--" {
-			return nil
-		}
-		name, value, inline := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || (name != "promise" && name != "completion-promise") {
-			continue
-		}
-		if !inline && i+1 < len(args) {
-			value = args[i+1]
-		}
-		if !utf8.ValidString(value) {
-			return usageError{msg: fmt.Sprintf("--%s %q is not valid UTF-8, so no agent message can hold it; retype the phrase", name, value)}
-		}
-	}
-	return nil
-}
-
-// readOnly names the commands that only read the loop: an interrupt may just end them, as it
-// ends git log, so they skip interruptible, whose signal thread costs a third of a
-// millisecond at start-up (status, timed against git cat-file, is issue 2's target).
-var readOnly = map[string]bool{"status": true, "list": true, "log": true, "show": true, "diff": true, "score": true}
-
-// interruptible is a context cancelled by SIGINT or SIGTERM (an agent killing its hook, or
-// Ctrl-C), so running gates' process groups are killed instead of outliving git-loop.
-func interruptible() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
-// exitCode maps an error to the documented exit code.
-func exitCode(err error) int {
-	var usage usageError
-	switch {
-	case errors.Is(err, driver.ErrRunPaused):
-		return exitPaused
-	case errors.Is(err, loop.ErrInterrupted):
-		return exitInterrupted
-	case errors.Is(err, loop.ErrUntrusted), errors.Is(err, loop.ErrFetched), errors.Is(err, loop.ErrNoRemote):
-		return exitUsage
-	case errors.Is(err, share.ErrRejected):
-		return exitConflict
-	case errors.As(err, &usage), errors.Is(err, loop.ErrBadName), errors.Is(err, loop.ErrConfig), errors.Is(err, hooks.ErrUnknownAgent),
-		errors.Is(err, hooks.ErrHookFile):
-		return exitUsage
-	case errors.Is(err, review.ErrBisectRange), errors.Is(err, review.ErrBisectAborted): // "no failure to find", or the command broke
-		return exitFailure
-	case errors.Is(err, loop.ErrNoLoop), errors.Is(err, loop.ErrNoIteration):
-		return exitNoLoop
-	case errors.Is(err, loop.ErrBusy), errors.Is(err, loop.ErrExists), errors.Is(err, loop.ErrEnded), errors.Is(err, loop.ErrNotActive),
-		errors.Is(err, loop.ErrRestoreConflict),
-		errors.Is(err, loop.ErrLimit), errors.Is(err, loop.ErrWorktreeGone), errors.Is(err, loop.ErrRefLocked),
-		errors.Is(err, loop.ErrMaintenanceRunning):
-		return exitConflict
-	case errors.Is(err, loop.ErrNotRepo), errors.Is(err, loop.ErrBare), errors.Is(err, loop.ErrReftable),
-		errors.Is(err, loop.ErrSHA256), errors.Is(err, loop.ErrFormat):
-		return exitUnsupported
-	}
-	return exitFailure
-}
-
 // errChecksWeakened makes `check` exit 1 when the gates pass on checks weaker than at the
 // loop's start, which the next stop would not complete on.
 var errChecksWeakened = errors.New("the gates pass, but the checks are weaker than at the loop's start (see above; `git loop approve` allows it)")
@@ -219,11 +92,6 @@ var errChecksWeakened = errors.New("the gates pass, but the checks are weaker th
 // errGatesFail makes `check` exit 1 when a gate does not pass, or every gate skipped; the
 // gates' output says why.
 var errGatesFail = errors.New("not every gate passes")
-
-// usageError marks a command-line mistake.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	cli.HelpPrinter = printHelp // the framework's one hook for help: git-like, grouped, with examples
@@ -256,39 +124,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	}
 }
 
-func onUsageError(c *cli.Context, err error, _ bool) error {
-	help := "`git loop help`"
-	if c != nil && c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
-		help = "`git loop help " + c.Command.Name + "`"
-	}
-	return usageError{msg: flagMessage(err.Error()) + "; see " + help}
-}
-
-// flagMessage rewrites the flag package's messages in the spelling users type: "--name"
-// for a long flag (the package writes "-name"), and no "parse error" jargon.
-func flagMessage(msg string) string {
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		return "unknown flag " + dashed(name)
-	}
-	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
-		if value, flag, ok := strings.Cut(rest, " for flag -"); ok {
-			flag, _, _ = strings.Cut(flag, ":")
-			return "invalid value " + value + " for " + dashed(flag)
-		}
-	}
-	return msg
-}
-
-// dashed is a flag's name as typed: -p, --max-iterations.
-func dashed(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
-
 func commands(out, errOut io.Writer) []*cli.Command {
-	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 	// In the order `git loop help` lists them within their groups.
 	cmds := []*cli.Command{
 		{
@@ -471,7 +307,7 @@ func commands(out, errOut io.Writer) []*cli.Command {
 }
 
 func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
-	flags := []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}}
+	flags := []cli.Flag{jsonFlag}
 	if t == loop.Resume {
 		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"},
 			maxDurationFlag, tokenBudgetFlag, evaluatorBudgetFlag, notDoneFlag, freshFlag, fromFlag, trustFlag)
@@ -496,36 +332,6 @@ func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Comm
 			})
 		},
 	}
-}
-
-// startFlags are start's flags, which run takes too to start a loop.
-func startFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "prompt", Aliases: []string{"p"}, Usage: "the task given to the agent"},
-		&cli.StringFlag{Name: "prompt-file", Usage: "read the prompt from `FILE` (- for standard input)"},
-		&cli.IntFlag{Name: "max-iterations", Usage: "stop after `N` iterations, at most 100000 (0 needs --unlimited)", DefaultText: "10, or loop.maxIterations"},
-		&cli.BoolFlag{Name: "unlimited", Usage: "allow a loop without an iteration limit"},
-		&cli.StringSliceFlag{Name: "promise", Aliases: []string{"completion-promise"}, Usage: "completion `PHRASE` the agent writes as <promise>PHRASE</promise>"},
-		&cli.StringSliceFlag{Name: "gate", Usage: "gate `NAME=CMD`, in order (repeatable)"},
-		&cli.StringSliceFlag{Name: "judge", Usage: "`CONDITION` in words the evaluator (loop.evaluator) must judge met once the gates pass (repeatable)"},
-		&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
-		&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default $CLAUDE_CODE_SESSION_ID)"}, shapeFlag, forceFlag,
-	}
-}
-
-// nameFlag is --name, the loop's name as a flag: start's (beside its NAME argument), goal's
-// and /git-loop's, which take no NAME argument.
-func nameFlag() cli.Flag {
-	return &cli.StringFlag{Name: "name", Usage: "name the loop `NAME` (default: after the branch)"}
-}
-
-// parseStart turns run's optional NAME and start's flags into loop.StartOptions.
-func parseStart(c *cli.Context) (loop.StartOptions, error) {
-	name, err := oneName(c)
-	if err != nil {
-		return loop.StartOptions{}, err
-	}
-	return startOptions(c, name, "")
 }
 
 // parseStartWords turns start's words and flags into loop.StartOptions: its words are NAME
@@ -597,171 +403,9 @@ func clip(s string, n int) string {
 	return s
 }
 
-// startOptions turns start's flags into loop.StartOptions for the loop name, with task (when
-// not "") as the prompt.
-func startOptions(c *cli.Context, name, task string) (loop.StartOptions, error) {
-	opts := loop.StartOptions{Name: name}
-	var err error
-	if opts.Flags, opts.Session, err = startSettings(c); err != nil {
-		return opts, err
-	}
-	f := &opts.Flags
-	if task != "" {
-		f.Prompt = task
-	}
-	if p := c.String("prompt-file"); p != "" {
-		if f.Prompt != "" {
-			return opts, usageError{msg: "give the prompt with -p or --prompt-file, not both"}
-		}
-		text, err := readFlagFile(c, "prompt-file")
-		if err != nil {
-			return opts, err
-		}
-		f.Prompt = text
-	}
-	return opts, nil
-}
-
-// readFlagFile reads the file a flag names (- for standard input), at most 1 MiB.
-func readFlagFile(c *cli.Context, flag string) (string, error) {
-	p := c.String(flag)
-	var data []byte
-	var err error
-	if p == "-" {
-		data, err = io.ReadAll(io.LimitReader(c.App.Reader, 1<<20))
-	} else {
-		data, err = os.ReadFile(p)
-	}
-	if err != nil {
-		return "", usageError{msg: fmt.Sprintf("read --%s: %v", flag, err)}
-	}
-	return string(data), nil
-}
-
-// startSettings reads the flags start, run and import share (all but the prompt file): the
-// settings they override and the agent session to bind (default $CLAUDE_CODE_SESSION_ID).
-// --force is accepted and changes nothing: the spec score never refuses a loop.
-func startSettings(c *cli.Context) (f loop.Settings, session string, err error) {
-	f.Prompt, f.Exit, f.Promises, f.Unlimited = c.String("prompt"), c.String("exit"), c.StringSlice("promise"), c.Bool("unlimited")
-	f.Shape = c.String("shape")
-	if c.IsSet("max-iterations") {
-		n := c.Int("max-iterations")
-		f.MaxIterations = &n
-	}
-	f.Judges = c.StringSlice("judge")
-	for _, g := range c.StringSlice("gate") {
-		gate, err := loop.ParseGateFlag(g)
-		if err != nil {
-			return f, "", err
-		}
-		f.Gates = append(f.Gates, gate)
-	}
-	session = c.String("session")
-	if session == "" {
-		session = os.Getenv("CLAUDE_CODE_SESSION_ID")
-	}
-	return f, session, nil
-}
-
-// oneName returns the optional NAME argument, refusing extra arguments.
-func oneName(c *cli.Context) (string, error) {
-	if c.NArg() > 1 {
-		return "", usageError{msg: fmt.Sprintf("%s takes at most one loop name, got %d arguments", c.Command.Name, c.NArg())}
-	}
-	if c.NArg() == 1 && c.Args().First() == "" {
-		return "", usageError{msg: "the loop name is empty; give a name, or none to use the default"}
-	}
-	return c.Args().First(), nil
-}
-
-// withLoop runs fn on the loop named by the optional NAME argument, or this worktree's.
-func withLoop(c *cli.Context, fn func(s *loop.Store, name string) error) error {
-	name, err := oneName(c)
-	if err != nil {
-		return err
-	}
-	return withStore(func(s *loop.Store) error {
-		name, err := s.Resolve(name)
-		if err != nil {
-			return err
-		}
-		return fn(s, name)
-	})
-}
-
-// withStore opens the repository of the current directory (or $GIT_DIR's, as git would)
-// and runs fn on its loop store.
-func withStore(fn func(*loop.Store) error) error {
-	s, err := loop.OpenStoreFromEnv(".")
-	if err != nil {
-		return err
-	}
-	s.ReportFiles = report.Files
-	return fn(s)
-}
-
 // warnSkipped prints one warning line per ref under refs/loop/ that List left out.
 func warnSkipped(w io.Writer, skipped []string) {
 	for _, why := range skipped {
 		fmt.Fprintf(w, "git-loop: warning: %s; ignoring it\n", why)
 	}
-}
-
-// flagsFirst lets flags follow positional arguments (`git loop start NAME -p TASK`), as git
-// users expect: urfave/cli v2 stops at the first positional argument, so for a known command
-// the flags (with their values) are moved before the positionals. "--" ends flag parsing.
-func flagsFirst(cmds []*cli.Command, args []string) ([]string, error) {
-	if len(args) < 3 {
-		return args, nil
-	}
-	var cmd *cli.Command
-	for _, c := range cmds {
-		if c.HasName(args[1]) {
-			cmd = c
-		}
-	}
-	if cmd == nil {
-		return args, nil
-	}
-	var flags, positional []string
-	rest := args[2:]
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		switch {
-		case a == "--":
-			positional = append(positional, rest[i:]...)
-			i = len(rest)
-		case len(a) > 1 && a[0] == '-':
-			if takesValue(cmd, a) && i+1 == len(rest) {
-				return nil, usageError{msg: fmt.Sprintf("flag %s needs a value; see `git loop help %s`", a, cmd.Name)}
-			}
-			flags = append(flags, a)
-			if takesValue(cmd, a) {
-				flags = append(flags, rest[i+1])
-				i++
-			}
-		default:
-			positional = append(positional, a)
-		}
-	}
-	out := append([]string{args[0], args[1]}, flags...)
-	return append(out, positional...), nil
-}
-
-// takesValue reports whether flag arg (like "-p" or "--gate", without "=value") of cmd
-// consumes the next argument.
-func takesValue(cmd *cli.Command, arg string) bool {
-	name := strings.TrimLeft(arg, "-")
-	if strings.Contains(name, "=") {
-		return false
-	}
-	for _, f := range cmd.Flags {
-		for _, n := range f.Names() {
-			if n == name {
-				_, isBool := f.(*cli.BoolFlag)
-				return !isBool
-			}
-		}
-	}
-	return false
 }

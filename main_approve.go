@@ -15,7 +15,7 @@ import (
 func approveCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
 		Name: "approve", Usage: "allow the weakened checks the last iteration found (the task is about those tests)", ArgsUsage: "[NAME]", Category: groupDrive,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
 			return withLoop(c, func(s *loop.Store, name string) error {
 				st, approved, err := s.Approve(name)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,23 +11,6 @@ import (
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/review"
 )
-
-// commandMissing is the usage error of a run or bisect command line without "--" (args as
-// given, the command at args[1]); nil for bisect --judge, which needs no command.
-func commandMissing(args []string) error {
-	if args[1] == "bisect" && slices.Contains(args, "--judge") {
-		return nil
-	}
-	return missingCommand(args[1])
-}
-
-// missingCommand is the usage error of a run or bisect (command) without "--".
-func missingCommand(command string) error {
-	if command == "bisect" {
-		return usageError{msg: "bisect needs the test command after --, e.g. `git loop bisect -- go test ./...`"}
-	}
-	return usageError{msg: "run needs the agent command after --, e.g. `git loop run -p 'fix the tests' -- claude -p`"}
-}
 
 // bisectCommand is `git loop bisect [NAME] [--good I] [--bad J] -- CMD…`.
 func bisectCommand(out, errOut io.Writer) *cli.Command {
@@ -42,11 +24,11 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 			&cli.IntFlag{Name: "good", Usage: "an iteration `I` where CMD passes", Value: review.Latest, DefaultText: "the first"},
 			&cli.IntFlag{Name: "bad", Usage: "an iteration `J` where CMD fails", Value: review.Latest, DefaultText: "the newest"},
 			&cli.DurationFlag{Name: "timeout", Usage: "kill CMD after `DURATION` (the iteration counts as untestable)", Value: loop.DefaultGateTimeout},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			jsonFlag,
 			&cli.BoolFlag{Name: "judge", Usage: "judge each snapshot by the loop's evaluator gates instead of CMD"}, trustFlag,
 		},
 		Action: func(c *cli.Context) error {
-			command, _ := c.Context.Value(agentArgsKey{}).([]string)
+			command := agentArgs(c)
 			switch {
 			case c.Bool("judge") && len(command) > 0:
 				return usageError{msg: "bisect takes a command after -- or --judge, not both"}

@@ -23,7 +23,7 @@ var errNoHook = errors.New("no agent would run git-loop's hook: none is installe
 func doctorCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
 		Name: "doctor", Usage: "check, for each agent, that its git-loop hooks are installed and would run", Category: groupSetup,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Flags: []cli.Flag{jsonFlag},
 		Description: "For claude, codex, gemini, cursor and copilot: where git-loop's hooks are installed (this " +
 			"project, the user's files) and whether the agent would run them, with the command that fixes what " +
 			"would stop it: Codex's project trust and hook review, Gemini CLI's and Copilot CLI's trusted folders, " +

@@ -6,10 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-loop/git-loop/hooks"
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/driver"
-	"github.com/git-loop/git-loop/loop/review"
 )
 
 // goalCommand is `git loop goal CONDITION [-- AGENT…]`: the one-line way in for people who
@@ -24,10 +22,9 @@ func goalCommand(out, errOut io.Writer) *cli.Command {
 			"one. The evaluator is loop.evaluator (e.g. `git config loop.evaluator 'claude -p --model haiku'`); gates\n" +
 			"come from .gitloop and --gate, and run first. Without an agent command the loop is bound to this agent\n" +
 			"session, as with start; with `-- AGENT…` it is driven as with run (same exit codes).",
-		Flags: append(append(startFlags(), nameFlag(),
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"}), driveFlags()...),
+		Flags: append(append(startFlags(), nameFlag(), jsonFlag), driveFlags()...),
 		Action: func(c *cli.Context) error {
-			agent, _ := c.Context.Value(agentArgsKey{}).([]string)
+			agent := agentArgs(c)
 			opts, err := parseGoal(c)
 			if err != nil {
 				return err
@@ -83,25 +80,4 @@ func parseGoal(c *cli.Context) (loop.StartOptions, error) {
 		f.Prompt = cond
 	}
 	return opts, nil
-}
-
-// startAndPrint starts a loop and prints it as start does: its state (or JSON), then its shape.
-// The state is nil after JSON, which says everything.
-func startAndPrint(out io.Writer, s *loop.Store, opts loop.StartOptions, asJSON bool) (*loop.State, error) {
-	st, err := s.Start(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := review.PrintState(out, st, asJSON, "started"); err != nil || asJSON {
-		return nil, err
-	}
-	return st, printShapeOf(out, s, st.Name)
-}
-
-// printNextStep writes, after a new loop's state, who will work on it: the agents whose
-// git-loop hooks are installed and would run in its worktree, or how to install one, and
-// the driver (hooks.DoctorReport.NextStep).
-func printNextStep(out io.Writer, st *loop.State) error {
-	_, err := fmt.Fprint(out, hooks.Doctor(st.Worktree).NextStep())
-	return err
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 
 	"github.com/urfave/cli/v2"
 
@@ -14,7 +12,6 @@ import (
 
 // historyCommands are log, show and diff: reading a loop's iterations.
 func historyCommands(out io.Writer) []*cli.Command {
-	jsonFlag := &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 	return []*cli.Command{
 		{
 			Name: "log", Usage: "one line per iteration: time, duration, decision, gate matrix, files changed", ArgsUsage: "[NAME]", Category: groupReview,
@@ -65,62 +62,4 @@ func historyCommands(out io.Writer) []*cli.Command {
 			},
 		},
 	}
-}
-
-// nameAndIterations splits [NAME] [ITER…]: numbers are iterations (at most max), a first
-// argument that is not a number is the loop's name. Missing iterations are loop.Latest.
-func nameAndIterations(c *cli.Context, max int) (string, []int, error) {
-	args := c.Args().Slice()
-	name := ""
-	if len(args) > 0 {
-		if _, err := strconv.Atoi(args[0]); err != nil || len(args) > max {
-			name, args = args[0], args[1:]
-		}
-	}
-	if len(args) > max {
-		return "", nil, usageError{msg: fmt.Sprintf("%s takes a loop name and at most %d iteration numbers", c.Command.Name, max)}
-	}
-	iters := make([]int, max)
-	for i := range iters {
-		iters[i] = review.Latest
-	}
-	for i, a := range args {
-		n, err := strconv.Atoi(a)
-		if err != nil || n < 0 {
-			return "", nil, usageError{msg: fmt.Sprintf("%q is not an iteration number; see `git loop log` for them", a)}
-		}
-		iters[i] = n
-	}
-	return name, iters, nil
-}
-
-// withHistory opens the history of loop name (or this worktree's active or latest loop).
-func withHistory(name string, fn func(*loop.History) error) error {
-	return withRecent(name, func(s *loop.Store, name string) error {
-		h, err := s.OpenHistory(name)
-		if err != nil {
-			return err
-		}
-		return fn(h)
-	})
-}
-
-// withRecent runs fn on loop name, or, for a reading command given none, the loop active in
-// this worktree or else the last one that ran here (loop.Store.ResolveRecent).
-func withRecent(name string, fn func(s *loop.Store, name string) error) error {
-	return withStore(func(s *loop.Store) error {
-		name, err := s.ResolveRecent(name)
-		if err != nil {
-			return err
-		}
-		return fn(s, name)
-	})
-}
-
-// useColor: colour only on a terminal, and never with NO_COLOR set (no-color.org).
-func useColor(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	return isTerminal(w)
 }

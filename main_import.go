@@ -28,7 +28,7 @@ func importCommand(out io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "exit", Usage: "exit `POLICY`: both, gates, promise or either"},
 			&cli.StringFlag{Name: "session", Usage: "bind the loop to agent session `ID` (default: the file's session_id, else $CLAUDE_CODE_SESSION_ID)"},
 			shapeFlag, forceFlag,
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			opts, err := parseImport(c)

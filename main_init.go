@@ -18,7 +18,7 @@ func initCommand(out io.Writer) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing .gitloop"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the proposed .gitloop instead of writing it"},
 			&cli.Float64Flag{Name: "coverage", Usage: "make test gates that measure coverage require at least `PERCENT`"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

@@ -16,7 +16,7 @@ func maintenanceCommand(out io.Writer) *cli.Command {
 		Name:     loop.MaintenanceArg,
 		Usage:    "pack loose objects and merge small packs, as iterations do in the background",
 		Category: groupPlumbing,
-		Flags:    []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Flags:    []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
 			return withStore(func(s *loop.Store) error {
 				res, err := s.RollUp(c.Context)

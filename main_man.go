@@ -134,10 +134,6 @@ func installMan(c *cli.Context, out io.Writer) error {
 	return err
 }
 
-// noAutoManEnv, set to anything, keeps git-loop from writing its manual page by itself
-// (ensureManPage); the tests set it, since their git-loop shares one directory.
-const noAutoManEnv = "GIT_LOOP_NO_AUTO_MAN"
-
 // ensureManPage writes the manual page beside git-loop when it is not there yet (one stat when
 // it is), so that `git loop --help`, which git turns into `man git-loop`, works after an
 // install with no MANPATH edit; it says so once, on stderr. Every failure is silent: the

@@ -16,7 +16,7 @@ import (
 func restoreCommand(out, errOut io.Writer) *cli.Command {
 	return &cli.Command{
 		Name: "restore", Usage: "put the worktree back to an iteration's snapshot (the current worktree is recorded first)", ArgsUsage: "[NAME] ITER", Category: groupReview,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Flags: []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
 			name, iters, err := nameAndIterations(c, 1)
 			if err != nil {

@@ -21,7 +21,7 @@ func scoreCommand(out io.Writer) *cli.Command {
 		Name: "score", Usage: "score a spec's clarity on five dimensions; name its shape and workflow", ArgsUsage: "TEXT", Category: groupSetup,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "file", Usage: "read the spec from `FILE` (- for standard input)"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			text, err := specText(c)

@@ -2,24 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
-	"github.com/git-loop/git-loop/loop/review"
 )
-
-// printShapeOf writes how a new loop runs, from its spec's score.
-func printShapeOf(out io.Writer, s *loop.Store, name string) error {
-	_, cfg, err := s.Status(name)
-	if err != nil {
-		return err
-	}
-	review.PrintExit(out, cfg)
-	loop.PrintShape(out, cfg)
-	return nil
-}
 
 // resume applies transition t, where a resume may answer a colleague's completion
 // checkpoint with --not-done or hand the loop to a fresh session with --fresh.
@@ -58,11 +45,8 @@ func resume(s *loop.Store, name string, t loop.Transition, c *cli.Context) (*loo
 	return s.SetStatusContext(c.Context, name, t, max)
 }
 
-// Flags of start (shaping) and resume (answering checkpoints, fresh sessions).
+// Flags of resume (raising limits, answering checkpoints, fresh sessions).
 var (
-	shapeFlag = &cli.StringFlag{Name: "shape", Usage: "run as `SHAPE`: tool (unattended) or colleague (pausing at checkpoints for a person)", DefaultText: "tool, or loop.shape"}
-	forceFlag = &cli.BoolFlag{Name: "force", Usage: "accepted for old scripts; the spec score never refuses a loop", Hidden: true}
-
 	maxDurationFlag = &cli.StringFlag{Name: "max-duration", Usage: "raise the wall-clock limit to `D` (for a loop paused at it), e.g. 4h"}
 	tokenBudgetFlag = &cli.Int64Flag{Name: "token-budget", Usage: "raise the token budget to `N` (for a loop paused at it)"}
 	// evaluatorBudgetFlag raises the number of evaluator runs a loop with judges may make.

@@ -12,9 +12,6 @@ import (
 	"github.com/git-loop/git-loop/loop/share"
 )
 
-// trustFlag lets check, resume and run use a fetched loop's stored gate commands.
-var trustFlag = &cli.BoolFlag{Name: "trust", Usage: "run a fetched loop's (REMOTE/NAME) stored gate commands, which someone else wrote"}
-
 // shareCommands are push and fetch: sharing loops through a remote with the user's own git.
 func shareCommands(out io.Writer) []*cli.Command {
 	return []*cli.Command{

@@ -102,38 +102,6 @@ var exitCodeDocs = []manpage.Item{
 		"worktree removed)."},
 }
 
-// installMan is `git loop install man [--dir DIR]`: the manual page beside git-loop, where
-// man-db finds it with no MANPATH edit (manpage.Beside the directory on PATH that holds
-// git-loop), when that can be written; else into the user's man directory.
-func installMan(c *cli.Context, out io.Writer) error {
-	dir := c.String("dir")
-	if c.IsSet("dir") && dir == "" {
-		return usageError{msg: "--dir needs a directory, e.g. --dir ~/.local/share/man/man1"}
-	}
-	if dir == "" {
-		if exe, err := os.Executable(); err == nil {
-			if bin := manpage.PathDir(exe, os.Getenv("PATH")); bin != "" {
-				res, err := manpage.Install(manpage.Beside(bin))
-				if err == nil {
-					_, err = fmt.Fprint(out, res.String())
-					return err
-				}
-				fmt.Fprintf(out, "cannot write the page beside git-loop (%v); writing it to your own man directory instead\n", err)
-			}
-		}
-		var err error
-		if dir, err = manpage.DefaultDir(); err != nil {
-			return err
-		}
-	}
-	res, err := manpage.Install(dir)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprint(out, res.String())
-	return err
-}
-
 // ensureManPage writes the manual page beside git-loop when it is not there yet (one stat when
 // it is), so that `git loop --help`, which git turns into `man git-loop`, works after an
 // install with no MANPATH edit; it says so once, on stderr. Every failure is silent: the

@@ -12,43 +12,25 @@ import (
 	"github.com/git-loop/git-loop/loop/share"
 )
 
-// shareCommands are push and fetch: sharing loops through a remote with the user's own git.
-func shareCommands(out io.Writer) []*cli.Command {
-	return []*cli.Command{
-		{
-			Name: "push", Usage: "push loops (refs/loop/*) and their provenance notes to a remote, never forced", ArgsUsage: "[REMOTE] [NAME|LOCAL:THEIRS…]", Category: groupShare,
-			Description: "REMOTE defaults to origin; NAME… to every loop; LOCAL:THEIRS pushes loop LOCAL as the remote's loop THEIRS. Snapshots holding likely secrets are refused.",
-			Flags:       []cli.Flag{&cli.BoolFlag{Name: "allow-secrets", Usage: "push even when snapshots hold likely secrets (.env*, *.pem, ssh or PEM private keys)"}},
-			Action: func(c *cli.Context) error {
-				return withStore(func(s *loop.Store) error {
-					remote, names, err := pushArgs(s, c.Args().Slice())
-					if err != nil {
-						return err
-					}
-					rep, err := share.Push(s, c.Context, share.PushOptions{Remote: remote, Names: names, AllowSecrets: c.Bool("allow-secrets")})
-					if rep != nil && len(rep.Refs) > 0 {
-						share.PrintPush(out, rep)
-					}
+// pushCommand is `git loop push [REMOTE] [NAME|LOCAL:THEIRS…]`: loops to a remote, with the
+// user's own git, never forced.
+func pushCommand(out io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "push", Usage: "push loops (refs/loop/*) and their provenance notes to a remote, never forced", ArgsUsage: "[REMOTE] [NAME|LOCAL:THEIRS…]", Category: groupShare,
+		Description: "REMOTE defaults to origin; NAME… to every loop; LOCAL:THEIRS pushes loop LOCAL as the remote's loop THEIRS. Snapshots holding likely secrets are refused.",
+		Flags:       []cli.Flag{&cli.BoolFlag{Name: "allow-secrets", Usage: "push even when snapshots hold likely secrets (.env*, *.pem, ssh or PEM private keys)"}},
+		Action: func(c *cli.Context) error {
+			return withStore(func(s *loop.Store) error {
+				remote, names, err := pushArgs(s, c.Args().Slice())
+				if err != nil {
 					return err
-				})
-			},
-		},
-		{
-			Name: "fetch", Usage: "fetch a remote's loops to refs/loop-remotes/REMOTE/* and merge its provenance notes", ArgsUsage: "[REMOTE]", Category: groupShare,
-			Description: "Read a fetched loop as REMOTE/NAME: git loop log origin/fix. Its gate commands run only with --trust.",
-			Action: func(c *cli.Context) error {
-				if c.NArg() > 1 {
-					return usageError{msg: "fetch takes at most one remote; see `git loop help fetch`"}
 				}
-				return withStore(func(s *loop.Store) error {
-					rep, err := share.Fetch(s, c.Context, c.Args().First())
-					if err != nil {
-						return err
-					}
-					share.PrintFetch(out, rep)
-					return nil
-				})
-			},
+				rep, err := share.Push(s, c.Context, share.PushOptions{Remote: remote, Names: names, AllowSecrets: c.Bool("allow-secrets")})
+				if rep != nil && len(rep.Refs) > 0 {
+					share.PrintPush(out, rep)
+				}
+				return err
+			})
 		},
 	}
 }

@@ -2,11 +2,62 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/review"
 )
+
+// pause, resume and cancel, one file: each is a loop.Transition of the loop's status, parsed
+// and printed by one constructor (transitionCommand); resume alone takes flags beyond --json.
+
+// pauseCommand is `git loop pause [NAME]`.
+func pauseCommand(out io.Writer) *cli.Command {
+	return transitionCommand(out, loop.Pause, "pause a loop: the hook lets the agent stop until it is resumed")
+}
+
+// resumeCommand is `git loop resume [NAME]`, which may also raise a limit the loop paused at,
+// answer a colleague's completion checkpoint, hand the loop to a fresh session or go on from
+// an earlier iteration.
+func resumeCommand(out io.Writer) *cli.Command {
+	return transitionCommand(out, loop.Resume, "resume a paused loop")
+}
+
+// cancelCommand is `git loop cancel [NAME]`.
+func cancelCommand(out io.Writer) *cli.Command {
+	return transitionCommand(out, loop.Cancel, "cancel a loop; its history stays on refs/loop/NAME")
+}
+
+// transitionCommand is the command of transition t.
+func transitionCommand(out io.Writer, t loop.Transition, usage string) *cli.Command {
+	flags := []cli.Flag{jsonFlag}
+	if t == loop.Resume {
+		flags = append(flags, &cli.IntFlag{Name: "max-iterations", Usage: "raise the iteration limit to `N` (for a loop paused at its limit)"},
+			maxDurationFlag, tokenBudgetFlag, evaluatorBudgetFlag, notDoneFlag, freshFlag, fromFlag, trustFlag)
+	}
+	return &cli.Command{
+		Name: string(t), Usage: usage, ArgsUsage: "[NAME]", Flags: flags, Category: groupDrive,
+		Action: func(c *cli.Context) error {
+			name, err := oneName(c)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				name, err := s.ResolveTransition(name, t)
+				if err != nil {
+					return err
+				}
+				st, err := resume(s, name, t, c)
+				if err != nil {
+					return err
+				}
+				return review.PrintState(out, st, c.Bool("json"), transitionVerb(t, st))
+			})
+		},
+	}
+}
 
 // resume applies transition t, where a resume may answer a colleague's completion
 // checkpoint with --not-done or hand the loop to a fresh session with --fresh.

@@ -5,12 +5,114 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/hooks"
 	"github.com/git-loop/git-loop/loop"
 )
+
+// startCommand is `git loop start [NAME | TASK…]`: a loop in this worktree, bound to the
+// agent session; with --slash-args, the loop Claude Code's /git-loop command starts.
+func startCommand(out io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "start", Usage: "start a loop in this worktree", ArgsUsage: "[NAME | TASK…]", Category: groupDrive,
+		Description: "One word that is a valid loop name is NAME. Several words, or one with white space in it, are the\n" +
+			"task, as -p gives it (and as the ralph-loop plugin takes it), and so is every word with --name; the\n" +
+			"loop is then named with --name, or after the branch.",
+		Flags: append(startFlags(), nameFlag(), jsonFlag, slashArgsFlag),
+		Action: func(c *cli.Context) error {
+			parse := parseStartWords
+			if c.IsSet(slashArgsFlag.Name) {
+				parse = parseSlashStart
+			}
+			opts, err := parse(c)
+			if err != nil {
+				return err
+			}
+			return withStore(func(s *loop.Store) error {
+				st, err := startAndPrint(out, s, opts, c.Bool("json"))
+				switch {
+				case err != nil || st == nil: // failed, or JSON
+					return err
+				case c.IsSet(slashArgsFlag.Name): // inside Claude Code already: the agent's briefing
+					return printBriefing(out, s, st)
+				}
+				return printNextStep(out, st)
+			})
+		},
+	}
+}
+
+// parseStartWords turns start's words and flags into loop.StartOptions: its words are NAME
+// or the task (startWords), and --name names the loop too.
+func parseStartWords(c *cli.Context) (loop.StartOptions, error) {
+	name, task, err := startWords(c)
+	if err != nil {
+		return loop.StartOptions{}, err
+	}
+	return startOptions(c, name, task)
+}
+
+// startWords reads start's words as the ralph-loop plugin's users type them: several words,
+// or one with white space in it, are the task; a single word is the loop's NAME when it is a
+// valid loop name, as it always was, and refused when it is not, since it reads as neither
+// for sure. With --name every word is the task, as in /git-loop.
+func startWords(c *cli.Context) (name, task string, err error) {
+	words := c.Args().Slice()
+	name = c.String("name")
+	if c.IsSet("name") && name == "" {
+		return "", "", usageError{msg: "--name is empty; give a name, or leave --name out to name the loop after the branch"}
+	}
+	switch {
+	case len(words) == 0:
+		return name, "", nil
+	case len(words) == 1 && !c.IsSet("name") && !strings.ContainsFunc(words[0], unicode.IsSpace):
+		word := words[0]
+		if word == "" {
+			return "", "", usageError{msg: "the loop name is empty; give a name, or none to use the default"}
+		}
+		if err := loop.CheckName(word); err != nil {
+			if c.IsSet("prompt") || c.IsSet("prompt-file") {
+				return "", "", err
+			}
+			return "", "", fmt.Errorf("%w; if it is the task, give it with -p: `git loop start -p %s`", err, shellQuote(word))
+		}
+		return word, "", nil
+	}
+	task = strings.Join(words, " ")
+	typed := ""
+	switch {
+	case c.IsSet("prompt"):
+		typed = "-p"
+	case c.IsSet("prompt-file"):
+		typed = "--prompt-file"
+	}
+	if typed != "" {
+		return "", "", usageError{msg: fmt.Sprintf("the task is given twice, as words (%s) and with %s; give it once (a loop's NAME is one word, or --name NAME)",
+			shellQuote(clip(task, 40)), typed)}
+	}
+	return name, task, nil
+}
+
+// shellQuote quotes s for a POSIX shell, for a command line a message suggests.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// clip shortens s to at most n runes, marking a cut with "…".
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
 
 // slashArgsFlag is how Claude Code's /git-loop command starts a loop: the text typed after
 // /git-loop, read from FILE or standard input through a quoted here-document, so that no

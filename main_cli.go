@@ -27,7 +27,8 @@ import (
 // The CLI's shared plumbing, which every command's file (main_NAME.go) may use and none
 // declares for another: exit codes and the one map of errors to them, the command line's
 // parsing before and around urfave/cli, the flags several commands take, opening the store,
-// and the output helpers (JSON is textutil.WriteJSON).
+// and the output helpers (JSON is textutil.WriteJSON). TestCommandFilesStandAlone keeps a
+// command's file from using another's.
 
 // Exit codes, documented in README.md. exitCode is the one place errors map to them.
 const (

@@ -482,13 +482,13 @@ func setFlags(c *cli.Context, list []cli.Flag) string {
 
 // withStore opens the repository of the current directory (or $GIT_DIR's, as git would)
 // and runs fn on its loop store: the one place a command opens it, with the report a
-// completed or stopped loop's final commit carries wired in.
+// completed or stopped loop's final commit carries wired in (report.OpenStoreFromEnv, as
+// the hooks and the driver use report.OpenStore).
 func withStore(fn func(*loop.Store) error) error {
-	s, err := loop.OpenStoreFromEnv(".")
+	s, err := report.OpenStoreFromEnv(".")
 	if err != nil {
 		return err
 	}
-	s.ReportFiles = report.Files
 	return fn(s)
 }
 

@@ -308,11 +308,10 @@ func activeLoop(cwd string) (*loop.Store, string, error) {
 	if err != nil || name == "" {
 		return nil, "", nil
 	}
-	store, err := loop.OpenStore(cwd)
+	store, err := report.OpenStore(cwd)
 	if err != nil {
 		return nil, "", err
 	}
-	store.ReportFiles = report.Files
 	return store, name, nil
 }
 

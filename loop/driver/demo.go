@@ -49,11 +49,10 @@ func Demo(ctx context.Context, w io.Writer) error {
 	if err := demoRepo(dir); err != nil {
 		return err
 	}
-	s, err := loop.OpenStore(dir)
+	s, err := report.OpenStore(dir)
 	if err != nil {
 		return err
 	}
-	s.ReportFiles = report.Files
 	max := 5
 	st, err := s.Start(loop.StartOptions{Name: "demo", Session: "demo-agent", Flags: loop.Settings{
 		Prompt: "Make Add in calc.go return a+b, with a test that proves it. Only change calc.go and calc_test.go; keep Add's signature.", Promises: []string{demoPromise},

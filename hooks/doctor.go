@@ -248,7 +248,7 @@ func codexProblems(dir, home string, user bool, install string) []Problem {
 	hooksFile := codexUserHooks(home)
 	if !user {
 		var main string
-		hooksFile, main = codexProjectHooks(dir)
+		hooksFile, main = CodexProjectHooks(dir)
 		switch level, key := codexProjectTrust(cfg, dir, main); level {
 		case "trusted":
 		case "":

@@ -15,7 +15,7 @@ func readyToRun(agent, dir string, user bool, out []InstallResult) ([]InstallRes
 	if agent == "codex" {
 		file := codexUserHooks(home)
 		if !user {
-			file, _ = codexProjectHooks(dir)
+			file, _ = CodexProjectHooks(dir)
 		}
 		if doc, err := readIfExists(file); err == nil && doc != nil {
 			if refs, err := codexGitLoopHooks(doc, file); err == nil && len(refs) > 0 {

@@ -310,7 +310,7 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 	for g, group := range file.Hooks.Stop {
 		for h, handler := range group.Hooks {
 			k := fmt.Sprintf("%s:stop:%d:%d", hooksFile, g, h)
-			want, why := codexHookHash("stop", handler)
+			want, why := CodexHookHash("stop", handler)
 			found := false
 			for _, l := range listed {
 				if l.Key == k {
@@ -355,8 +355,8 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 	git(t, repo, "worktree", "add", "-q", wt)
 	installText(t, "codex", wt, false)
 	check("linked worktree", wt, "project", key, true)
-	if file, _ := codexProjectHooks(wt); file+":stop:0:0" != key {
-		t.Errorf("codexProjectHooks(wt) = %s", file)
+	if file, _ := CodexProjectHooks(wt); file+":stop:0:0" != key {
+		t.Errorf("CodexProjectHooks(wt) = %s", file)
 	}
 
 	// The user's hooks, CODEX_HOME through a symlink: the key names the resolved directory.

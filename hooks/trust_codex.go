@@ -81,16 +81,18 @@ func codexGitLoopHooks(doc []byte, keyFile string) ([]codexHookRef, error) {
 				continue
 			}
 			ref := codexHookRef{key: fmt.Sprintf("%s:stop:%d:%d", keyFile, g, h)}
-			ref.hash, ref.why = codexHookHash("stop", handler)
+			ref.hash, ref.why = CodexHookHash("stop", handler)
 			refs = append(refs, ref)
 		}
 	}
 	return refs, nil
 }
 
-// codexHookHash is the hash Codex records as a command hook's trusted_hash, for a handler
-// of an event whose matcher Codex ignores (Stop), or why git-loop cannot compute it.
-func codexHookHash(event string, handler map[string]json.RawMessage) (hash, why string) {
+// CodexHookHash is the hash Codex records as a command hook's trusted_hash, for a handler
+// of an event whose matcher Codex ignores (Stop), or why git-loop cannot compute it. It is
+// one of Codex's trust rules as git-loop knows them, which Codex's package (hooks/agents/codex)
+// holds to what the real Codex computes.
+func CodexHookHash(event string, handler map[string]json.RawMessage) (hash, why string) {
 	norm := map[string]any{"type": "command", "timeout": uint64(codexDefaultTimeout), "async": false}
 	for k, raw := range handler {
 		if string(raw) == "null" {
@@ -234,9 +236,11 @@ func physical(path string) string {
 	return filepath.Clean(path)
 }
 
-// codexProjectHooks is the hooks file Codex reads for the project checked out at dir (the
-// main checkout's, in a linked worktree), named as Codex names it in its keys.
-func codexProjectHooks(dir string) (file, mainCheckout string) {
+// CodexProjectHooks is the hooks file Codex reads for the project checked out at dir (the
+// main checkout's, in a linked worktree), named as Codex names it in its keys, and the main
+// checkout in a linked worktree ("" elsewhere). Like CodexHookHash, it is held to the real
+// Codex in hooks/agents/codex.
+func CodexProjectHooks(dir string) (file, mainCheckout string) {
 	if main := codexMainCheckout(dir); main != "" {
 		return filepath.Join(main, ".codex", "hooks.json"), main
 	}

@@ -34,7 +34,7 @@ func TestCodexHookHash(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.handler), &h); err != nil {
 				t.Fatal(err)
 			}
-			got, why := codexHookHash("stop", h)
+			got, why := CodexHookHash("stop", h)
 			if got != tc.want || why != "" {
 				t.Errorf("hash %s (%s), want %s", got, why, tc.want)
 			}
@@ -49,7 +49,7 @@ func TestCodexHookHash(t *testing.T) {
 	} {
 		var h map[string]json.RawMessage
 		json.Unmarshal([]byte(bad), &h)
-		if got, why := codexHookHash("stop", h); got != "" || why == "" {
+		if got, why := CodexHookHash("stop", h); got != "" || why == "" {
 			t.Errorf("%s: hash %q, want none and why", bad, got)
 		}
 	}
@@ -153,8 +153,8 @@ func TestCodexMainCheckout(t *testing.T) {
 	if got := codexMainCheckout(wt); got != main {
 		t.Errorf("linked worktree: %q, want %q", got, main)
 	}
-	if file, m := codexProjectHooks(wt); file != filepath.Join(main, ".codex", "hooks.json") || m != main {
-		t.Errorf("codexProjectHooks(wt) = %q, %q", file, m)
+	if file, m := CodexProjectHooks(wt); file != filepath.Join(main, ".codex", "hooks.json") || m != main {
+		t.Errorf("CodexProjectHooks(wt) = %q, %q", file, m)
 	}
 	sub := filepath.Join(root, "sub")
 	git(t, root, "init", "-q", sub)

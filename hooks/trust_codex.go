@@ -35,7 +35,8 @@ import (
 // "matcher" only for events that use one (Stop does not: its matcher is dropped). Fields
 // that are null are left out. That object is written as compact JSON with every object's
 // keys sorted, as serde_json writes it, and hashed with SHA-256: "sha256:" and the hex
-// digest. Checked against the real codex app-server in TestCodexReviewsMatchCodex.
+// digest. Checked against the real codex app-server in TestCodexReviewsMatchCodex
+// (hooks/agents/codex).
 //
 // In a linked worktree Codex reads a project's hooks not from the worktree's own .codex/
 // but from the main checkout's .codex/ (at the same place in the tree), and only when the

@@ -10,7 +10,8 @@ import (
 )
 
 // The hashes below are what codex app-server 0.169.0's hooks/list reported as currentHash
-// for these handlers of a Stop group (TestCodexReviewsMatchCodex checks them live).
+// for these handlers of a Stop group (hooks/agents/codex's TestCodexReviewsMatchCodex checks
+// them live).
 func TestCodexHookHash(t *testing.T) {
 	for _, tc := range []struct {
 		name, handler, want string

@@ -20,10 +20,11 @@ import (
 // The engine imports none of the packages that only start, read or present loops: it is
 // handed report.Files as a function, never imports it. internal/textutil (text helpers) is a
 // leaf any package may use, main included; internal/wildmatch (git's wildmatch) one the
-// gitignore matcher and gitstore's includeIf use; hooks/manpage is the manual page main installs. The CLI reaches gitstore only through the packages.
+// gitignore matcher and gitstore's includeIf use; internal/manpage is the manual page main
+// installs. The CLI reaches gitstore only through the packages.
 var allowedImports = map[string][]string{
-	".":                {"hooks", "hooks/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
-	"hooks/manpage":    {},
+	".":                {"hooks", "internal/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
+	"internal/manpage": {},
 	"hooks":            {"hooks/sessionlog", "loop", "loop/report"},
 	"hooks/sessionlog": {"loop"},
 	"hooks/realagents": {},

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/git-loop/git-loop/hooks"
-	"github.com/git-loop/git-loop/hooks/manpage"
+	"github.com/git-loop/git-loop/internal/manpage"
 	"github.com/git-loop/git-loop/loop"
 )
 

@@ -9,11 +9,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/git-loop/git-loop/hooks/manpage"
+	"github.com/git-loop/git-loop/internal/manpage"
 	"github.com/git-loop/git-loop/loop"
 )
 
-// The manual page, hooks/manpage/git-loop.1, is made from the command definitions here at
+// The manual page, internal/manpage/git-loop.1, is made from the command definitions here at
 // development time and embedded; git-loop never renders it (urfave/cli's own ToMan would
 // link a Markdown parser whose start-up costs every hook). TestManPage fails when the
 // committed page is not what the definitions make.

@@ -10,17 +10,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/git-loop/git-loop/hooks/manpage"
+	"github.com/git-loop/git-loop/internal/manpage"
 )
 
-var update = flag.Bool("update", false, "rewrite hooks/manpage/git-loop.1 from the command definitions (go generate runs this)")
+var update = flag.Bool("update", false, "rewrite internal/manpage/git-loop.1 from the command definitions (go generate runs this)")
 
 // TestManPage fails when the embedded manual page is not what the command definitions make
 // now: a changed flag, usage or example must come with `go generate`'s new page.
 func TestManPage(t *testing.T) {
 	app := newApp(strings.NewReader(""), io.Discard, io.Discard)
 	got := manpage.Render(manDoc(app.Usage, commands(io.Discard, io.Discard)))
-	path := filepath.Join("hooks", "manpage", manpage.FileName)
+	path := filepath.Join("internal", "manpage", manpage.FileName)
 	if *update {
 		if err := os.WriteFile(path, got, 0o666); err != nil {
 			t.Fatal(err)

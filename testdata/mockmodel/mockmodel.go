@@ -1,18 +1,22 @@
 // Package mockmodel is a scripted model server for end-to-end tests of real coding agents
-// (Claude Code, Codex CLI, Gemini CLI, Copilot CLI). It listens on 127.0.0.1 and speaks the
-// three wire protocols those agents use:
+// (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Qwen Code, Factory Droid, OpenCode). It
+// listens on 127.0.0.1 and speaks the four wire protocols those agents use:
 //
 //   - Anthropic Messages: POST /v1/messages (server-sent events when "stream" is true,
 //     tool calls as tool_use blocks with input_json_delta) and /v1/messages/count_tokens;
 //   - OpenAI Responses: POST /v1/responses (server-sent events: response.created,
 //     response.output_item.added/done with a message or a function_call,
 //     response.completed with usage);
+//   - OpenAI Chat Completions: POST /v1/chat/completions (server-sent "data:" chunks ending
+//     with "data: [DONE]" when "stream" is true, tool calls as tool_calls deltas, usage in
+//     the last chunk);
 //   - Gemini: POST …:generateContent, …:streamGenerateContent?alt=sse and …:countTokens.
 //
 // A Script is the model's side of one main conversation: one Step per answer. The step a
 // request gets is decided by the conversation's own history (how many answers the model
 // already gave in it, counting one the agent left out), not by how many requests came, so the agents' side requests (titles,
-// summaries, checks with a response schema, requests offering no shell tool) get a short
+// summaries, checks with a response schema, requests offering no shell tool, background
+// requests known by their system prompt) get a short
 // answer of their own and consume no step, and a retried request gets the same answer
 // again. A server may hold several scripts, one per conversation in the order the
 // conversations begin (a driver starting the agent afresh for each iteration); a
@@ -36,8 +40,9 @@ type Step struct {
 	// Text is the answer's text. It may be empty: an empty final answer.
 	Text string
 	// Shell, when set, makes the answer a call of the agent's own shell tool (Claude Code's
-	// Bash, Codex's shell or exec_command, Gemini's run_shell_command, Copilot's bash)
-	// running this command with bash; Text, if any, comes before the call.
+	// Bash, Codex's shell or exec_command, Gemini's and Qwen Code's run_shell_command,
+	// Copilot's and OpenCode's bash, Factory Droid's Execute) running this command with
+	// bash; Text, if any, comes before the call.
 	Shell string
 	// Tool, when set (and Shell not), makes the answer a call of the tool of that name with
 	// Input as its arguments: Claude Code's Agent tool starting a subagent, say.
@@ -66,12 +71,13 @@ type Script []Step
 type Request struct {
 	Seq      int       `json:"seq"`
 	Time     time.Time `json:"time"`
-	Protocol string    `json:"protocol"` // "anthropic", "openai" or "gemini"
+	Protocol string    `json:"protocol"` // "anthropic", "openai" (Responses), "chat" (Chat Completions) or "gemini"
 	Method   string    `json:"method"`
 	Path     string    `json:"path"`
 	Query    string    `json:"query,omitempty"`
 	// Kind is "main" for a main-conversation turn, "side" for anything else the agent asks
-	// (a title, a summary, a schema'd check, a request offering no shell tool), "count"
+	// (a title, a summary, a schema'd check, a request offering no shell tool, a background
+	// request known by its system prompt, as Qwen Code's memory extraction), "count"
 	// for token counting, "other" for paths the server does not know.
 	Kind string `json:"kind"`
 	// Conversation is the index of the main conversation (and so of the Script) a main
@@ -166,6 +172,20 @@ type entry struct {
 // person's or a hook's words, so they are left out of the history the step is counted on.
 var agentNotes = []string{"[Your previous response had no visible output", "<system-reminder>"}
 
+// sideSystems start the system prompt of an agent's background requests that carry the
+// main conversation's history and offer the shell tool, yet are no turn of it: Qwen Code's
+// memory extraction after a turn (it may edit only its memory files).
+var sideSystems = []string{"You are now acting as the managed memory extraction subagent"}
+
+func sideSystem(text string) bool {
+	for _, p := range sideSystems {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func agentNote(text string) bool {
 	for _, p := range agentNotes {
 		if strings.HasPrefix(text, p) {
@@ -255,6 +275,9 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	case req.Method == http.MethodPost && strings.HasSuffix(path, "/responses"):
 		rec.Protocol = "openai"
 		s.openai(w, body, &rec)
+	case req.Method == http.MethodPost && strings.HasSuffix(path, "/chat/completions"):
+		rec.Protocol = "chat"
+		s.chat(w, body, &rec)
 	case req.Method == http.MethodPost && strings.HasSuffix(path, ":countTokens"):
 		rec.Protocol, rec.Kind = "gemini", "count"
 		writeJSON(w, map[string]int{"totalTokens": approxTokens(body)})
@@ -270,7 +293,7 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 }
 
 // shellTools are the shell tools of the agents, by name.
-var shellTools = []string{"Bash", "bash", "shell", "exec_command", "shell_command", "run_shell_command", "local_shell"}
+var shellTools = []string{"Bash", "bash", "shell", "exec_command", "shell_command", "run_shell_command", "local_shell", "Execute"}
 
 // toolCall is a call of a tool the request offered: its name and its arguments.
 type toolCall struct {
@@ -281,8 +304,9 @@ type toolCall struct {
 // shellCall is a call of the shell tool name, whose parameters have the JSON schema
 // schema, running cmd: the command goes into "command" (a string, or an argv array
 // ["bash","-lc",cmd] where the schema says array) or "cmd"; a "description" the schema
-// requires gets a short text. Optional arguments are left out (Codex refuses a
-// "justification" without "sandbox_permissions").
+// requires gets a short text, and so does any other string it requires; any other required
+// argument gets what fillSchema makes of its schema. Optional arguments are left out (Codex
+// refuses a "justification" without "sandbox_permissions").
 func shellCall(name string, schema map[string]any, cmd string) toolCall {
 	props, _ := schema["properties"].(map[string]any)
 	args := map[string]any{}
@@ -301,11 +325,22 @@ func shellCall(name string, schema map[string]any, cmd string) toolCall {
 	if !put("command") && !put("cmd") {
 		args["command"] = cmd
 	}
-	if req, ok := schema["required"].([]any); ok {
-		for _, key := range req {
-			if key == "description" {
-				args["description"] = "run a command for the task"
-			}
+	req, _ := schema["required"].([]any)
+	for _, k := range req {
+		key, _ := k.(string)
+		if _, done := args[key]; done || key == "" {
+			continue
+		}
+		p, _ := props[key].(map[string]any)
+		switch {
+		case key == "description":
+			args[key] = "run a command for the task"
+		case typeOf(p) == "string" && p["enum"] == nil:
+			// Factory Droid's Execute wants a sentence-cased summary of 3 to 8 words and
+			// the reason for its risk level.
+			args[key] = "Run a command for the task"
+		default:
+			args[key] = fillSchema(p, 0) // Droid's riskLevel: its first, "low"
 		}
 	}
 	return toolCall{name: name, args: args}
@@ -406,6 +441,14 @@ func (e *sse) event(name string, data any) {
 		fmt.Fprintf(e.w, "event: %s\n", name)
 	}
 	fmt.Fprintf(e.w, "data: %s\n\n", b)
+	if e.f != nil {
+		e.f.Flush()
+	}
+}
+
+// done ends an OpenAI Chat Completions stream.
+func (e *sse) done() {
+	fmt.Fprint(e.w, "data: [DONE]\n\n")
 	if e.f != nil {
 		e.f.Flush()
 	}

@@ -35,6 +35,8 @@ type Env struct {
 
 	bin  string // the wrapper's directory, first on PATH
 	logs string
+
+	server *server // OpenCode's, once started (OpenCodeServer)
 }
 
 // The project: Sub adds instead of subtracting, and its test says so.
@@ -126,8 +128,12 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // PATH (the wrapper first), the language and the Go caches; a throwaway home; git reading
 // only the Env's configuration; the agent pointed at the mock.
 func (e *Env) environ() []string {
+	path := e.bin + string(os.PathListSeparator)
+	if e.OwnNode { // the agent's Node.js before the machine's
+		path += filepath.Join(e.Dir, "node_modules", ".bin") + string(os.PathListSeparator)
+	}
 	env := []string{
-		"PATH=" + e.bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"PATH=" + path + os.Getenv("PATH"),
 		"HOME=" + e.Home, "USER=tester", "LOGNAME=tester", "SHELL=/bin/bash", "TERM=dumb", "NO_COLOR=1",
 		"LANG=C.UTF-8", "TZ=UTC", "TMPDIR=" + os.TempDir(),
 		"XDG_CONFIG_HOME=" + filepath.Join(e.Home, ".config"), "XDG_CACHE_HOME=" + filepath.Join(e.Home, ".cache"),
@@ -225,7 +231,9 @@ func (e *Env) InstallHooks() {
 }
 
 // RunAgent runs the agent headless on prompt (HookedArgs), bounded by timeout, and keeps
-// its output in the logs.
+// its output in the logs. For OpenCode it also waits until its server has done what its
+// plugins started when the run's session went idle (a continuation), within the same
+// timeout, and counts that in Took.
 func (e *Env) RunAgent(timeout time.Duration, prompt string) Result {
 	e.T.Helper()
 	r := e.Run(timeout, nil, e.Exe, e.HookedArgs(prompt)...)
@@ -233,7 +241,22 @@ func (e *Env) RunAgent(timeout time.Duration, prompt string) Result {
 	if r.TimedOut {
 		e.T.Fatalf("%s did not finish within %v", e.Agent.Name, timeout)
 	}
+	e.settle(timeout, &r)
 	return r
+}
+
+// settle waits, after an OpenCode run, until the server is settled (awaitSettled), within
+// what is left of timeout, and adds the wait to r.Took.
+func (e *Env) settle(timeout time.Duration, r *Result) {
+	e.T.Helper()
+	if e.server == nil {
+		return
+	}
+	start := time.Now()
+	if err := e.server.awaitSettled(e.Repo, max(timeout-r.Took, 10*time.Second)); err != nil {
+		e.T.Fatal(err)
+	}
+	r.Took += time.Since(start)
 }
 
 func (e *Env) keepLog(name string, r Result) {
@@ -250,6 +273,7 @@ func (e *Env) ResumeAgent(timeout time.Duration, prompt string) Result {
 	if r.TimedOut {
 		e.T.Fatalf("%s (resumed) did not finish within %v", e.Agent.Name, timeout)
 	}
+	e.settle(timeout, &r)
 	return r
 }
 
@@ -403,7 +427,7 @@ func (e *Env) Fsck() {
 // mock's requests (main ones with the last user message).
 func (e *Env) logDiagnostics() {
 	t := e.T
-	for _, name := range []string{"agent.stdout", "agent.stderr", "resume.stdout", "resume.stderr", "run.stdout", "run.stderr"} {
+	for _, name := range []string{"agent.stdout", "agent.stderr", "resume.stdout", "resume.stderr", "run.stdout", "run.stderr", "server.stdout", "server.stderr"} {
 		if b, err := os.ReadFile(filepath.Join(e.logs, name)); err == nil && len(b) > 0 {
 			t.Logf("%s (end):\n%s", name, tailLines(string(b), 40))
 		}
@@ -482,10 +506,34 @@ func (e *Env) SavePayloads(dir, scenario string) {
 }
 
 // SessionLogs are the session logs the agent wrote that git-loop reads and the hook
-// payloads do not already hold: Copilot CLI's events.jsonl files and Gemini CLI's chat
-// logs (one per session, in the order the sessions began), for the fixtures of their readers.
+// payloads do not already hold: Copilot CLI's events.jsonl files, Gemini CLI's chat logs and
+// Factory Droid's session logs (one per session, in the order the sessions began), for the
+// fixtures of their readers.
 func (e *Env) SessionLogs() []string {
 	e.T.Helper()
+	if e.Agent.Name == "droid" {
+		// ~/.factory/sessions/PROJECT/ID.jsonl: a session_start line, then messages with
+		// timestamps (ISO 8601 in UTC: they sort as text)
+		logs, err := filepath.Glob(filepath.Join(e.Home, ".factory", "sessions", "*", "*.jsonl"))
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		began := map[string]string{}
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			for _, line := range bytes.Split(b, []byte("\n")) {
+				var m struct {
+					Timestamp string `json:"timestamp"`
+				}
+				if json.Unmarshal(line, &m) == nil && m.Timestamp != "" {
+					began[l] = m.Timestamp
+					break
+				}
+			}
+		}
+		sort.SliceStable(logs, func(i, j int) bool { return began[logs[i]] < began[logs[j]] })
+		return logs
+	}
 	if e.Agent.Name == "gemini" {
 		// session-YYYY-MM-DDTHH-MM-ID.jsonl: sorts by start time as text
 		logs, err := filepath.Glob(filepath.Join(e.Home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))

@@ -35,8 +35,8 @@ func CacheDir() (string, error) {
 // Installed is an agent ready to run.
 type Installed struct {
 	Agent
-	// Exe is the agent's executable (its npm bin entry).
-	Exe string
+	// Exe is the agent's executable (its npm bin entry); Dir is its install directory.
+	Exe, Dir string
 	// Took is how long Install took; Cached says it found the agent already installed.
 	Took   time.Duration
 	Cached bool
@@ -57,7 +57,8 @@ type installResult struct {
 var announceOnce sync.Once
 
 // Install installs a (once per process) into CacheDir with `npm install --prefix DIR
-// --no-audit --no-fund PACKAGE@VERSION`, unless it is there already. A new install goes
+// --no-audit --no-fund PACKAGE@VERSION [WITH…]` (and its PluginDeps into DIR/plugin-deps
+// the same way), unless it is there already. A new install goes
 // into a temporary directory renamed into place when complete, so a killed install leaves
 // nothing half-made and two processes installing at once both end with one whole copy.
 func Install(a Agent) (Installed, error) {
@@ -79,7 +80,7 @@ func install(a Agent) (Installed, error) {
 		return Installed{}, err
 	}
 	dir := filepath.Join(root, a.dirName())
-	inst := Installed{Agent: a, Exe: filepath.Join(dir, "node_modules", ".bin", a.Bin)}
+	inst := Installed{Agent: a, Exe: filepath.Join(dir, "node_modules", ".bin", a.Bin), Dir: dir}
 	if complete(dir, a) {
 		inst.Took, inst.Cached = time.Since(start), true
 		return inst, nil
@@ -95,7 +96,7 @@ func install(a Agent) (Installed, error) {
 		return Installed{}, fmt.Errorf("%w: create the agent cache: %v", ErrUnavailable, err)
 	}
 	announceOnce.Do(func() { // go test shows a passing package's output with -v only: also in the README
-		fmt.Fprintf(os.Stderr, "git-loop's real-agent tests: installing the agents' CLIs from npm into %s, once (about 0.9 GB in all); %s=0 skips them\n", root, EnvVar)
+		fmt.Fprintf(os.Stderr, "git-loop's real-agent tests: installing the agents' CLIs from npm into %s, once (about 1.9 GB in all); %s=0 skips them\n", root, EnvVar)
 	})
 	tmp, err := os.MkdirTemp(root, a.dirName()+".tmp-")
 	if err != nil {
@@ -104,21 +105,19 @@ func install(a Agent) (Installed, error) {
 	defer os.RemoveAll(tmp) // gone once renamed; a failed install's leftovers otherwise
 	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
 	defer cancel()
-	// One quick retry: an unreachable registry is a skip in seconds, not after npm's
-	// default minute and more of backing off.
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp, "--no-audit", "--no-fund",
-		"--no-update-notifier", "--loglevel=error", "--fetch-retries=1", "--fetch-retry-mintimeout=2000",
-		"--fetch-retry-maxtimeout=5000", "--fetch-timeout=60000", a.Spec())
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return Installed{}, fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, a.Spec(), err, npmError(out.String()))
+	if err := npmInstall(ctx, npm, tmp, append([]string{a.Spec()}, a.With...)); err != nil {
+		return Installed{}, err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, marker), []byte(a.Spec()+"\n"), 0o666); err != nil {
+	if len(a.PluginDeps) > 0 {
+		if err := npmInstall(ctx, npm, filepath.Join(tmp, pluginDeps), a.PluginDeps); err != nil {
+			return Installed{}, err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, marker), []byte(a.specs()+"\n"), 0o666); err != nil {
 		return Installed{}, fmt.Errorf("%w: mark %s installed: %v", ErrUnavailable, a.Spec(), err)
 	}
 	if !complete(tmp, a) {
-		return Installed{}, fmt.Errorf("%w: npm installed %s but node_modules/.bin/%s is missing: %s", ErrUnavailable, a.Spec(), a.Bin, tail(out.String(), 600))
+		return Installed{}, fmt.Errorf("%w: npm installed %s but node_modules/.bin/%s is missing (or node, or %s)", ErrUnavailable, a.specs(), a.Bin, pluginDeps)
 	}
 	if err := os.Rename(tmp, dir); err != nil && !complete(dir, a) {
 		return Installed{}, fmt.Errorf("%w: move %s into the cache: %v", ErrUnavailable, a.Spec(), err)
@@ -127,16 +126,45 @@ func install(a Agent) (Installed, error) {
 	return inst, nil
 }
 
+// npmInstall installs specs into prefix: one quick retry, so that an unreachable registry
+// is a skip in seconds, not after npm's default minute and more of backing off.
+func npmInstall(ctx context.Context, npm, prefix string, specs []string) error {
+	args := append([]string{"install", "--prefix", prefix, "--no-audit", "--no-fund",
+		"--no-update-notifier", "--loglevel=error", "--fetch-retries=1", "--fetch-retry-mintimeout=2000",
+		"--fetch-retry-maxtimeout=5000", "--fetch-timeout=60000"}, specs...)
+	cmd := exec.CommandContext(ctx, npm, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%w: npm install %s: %v: %s", ErrUnavailable, strings.Join(specs, " "), err, npmError(out.String()))
+	}
+	return nil
+}
+
 // marker is written last into an install directory: its presence means the install is whole.
 const marker = ".git-loop-installed"
 
+// pluginDeps is the directory of an install that holds its PluginDeps.
+const pluginDeps = "plugin-deps"
+
 func complete(dir string, a Agent) bool {
 	spec, err := os.ReadFile(filepath.Join(dir, marker))
-	if err != nil || strings.TrimSpace(string(spec)) != a.Spec() {
+	if err != nil || strings.TrimSpace(string(spec)) != a.specs() {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(dir, "node_modules", ".bin", a.Bin))
-	return err == nil
+	need := []string{filepath.Join("node_modules", ".bin", a.Bin)}
+	if a.OwnNode {
+		need = append(need, filepath.Join("node_modules", ".bin", "node"))
+	}
+	if len(a.PluginDeps) > 0 {
+		need = append(need, filepath.Join(pluginDeps, "node_modules"), filepath.Join(pluginDeps, "package-lock.json"))
+	}
+	for _, n := range need {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // npmError is what npm's output says went wrong, on one line: its "npm error" lines but

@@ -1,6 +1,7 @@
-// Package realagents holds the end-to-end suite of git-loop with the real agents' binaries
-// (Claude Code, Codex CLI, Gemini CLI, Copilot CLI) against the project's mock model server:
-// each test is one scenario run with each agent as a subtest. It has no code of its own; its
-// harness is testdata/realagents. It is a package of its own so that `go test ./...` runs it
-// beside the root package's scripts, not after them.
+// Package realagents holds the real-agent suite's tests that are no one agent's: installing
+// every agent's binary (TestRealAgentsAvailable), the mock model server the agents talk to,
+// and the probe that runs Qwen Code, Factory Droid and OpenCode, which git-loop does not
+// support yet, with a stop hook of its own (TestHarnessRunsNewAgents). It has no code of
+// its own; its harness is testdata/realagents, and each supported agent's scenarios run in
+// its package, hooks/agents/NAME.
 package realagents

@@ -9,25 +9,10 @@ import (
 // code can trap an agent (Claude Code feeds exit 2's stderr back to it), so even a mistyped
 // agent or event exits 0 after saying what is wrong on stderr.
 func Run(ctx context.Context, agent, event string, io Streams) int {
-	switch agent + " " + event {
-	case "claude stop":
-		return ClaudeStop(ctx, io, false)
-	case "claude subagent-stop":
-		return ClaudeStop(ctx, io, true)
-	case "claude session-start":
-		return ClaudeSessionStart(io)
-	case "codex stop":
-		return CodexStop(ctx, io)
-	case "gemini after-agent":
-		return GeminiAfterAgent(ctx, io)
-	case "cursor stop":
-		return CursorStop(ctx, io)
-	case "cursor after-agent-response":
-		return CursorAfterResponse(io)
-	case "copilot agent-stop":
-		return CopilotAgentStop(ctx, io)
+	if e, ok := eventOf(agent, event); ok {
+		return e.run(ctx, io)
 	}
-	fmt.Fprintf(io.Stderr, "git-loop: hook %q %q is not known (claude stop|subagent-stop|session-start, codex stop, gemini after-agent, cursor stop|after-agent-response, copilot agent-stop); letting the agent go on\n", agent, event)
+	fmt.Fprintln(io.Stderr, unknownHook(agent, event))
 	return 0
 }
 

@@ -105,8 +105,6 @@ func (r DoctorReport) Installed() bool {
 	return false
 }
 
-// agentCommands is how a person starts each agent on the project, for NextStep.
-var agentCommands = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "cursor": "cursor .", "copilot": "copilot"}
 
 // InstallHint is the command that installs an agent's hooks, with the other agents named.
 const InstallHint = "`git loop install claude` (or codex, gemini, cursor, copilot)"
@@ -128,7 +126,8 @@ func (r DoctorReport) NextStep() string {
 		}
 		switch {
 		case running:
-			runs = append(runs, fmt.Sprintf("%s (`%s`)", a.Product, agentCommands[a.Agent]))
+			spec, _ := specOf(a.Agent)
+			runs = append(runs, fmt.Sprintf("%s (`%s`)", a.Product, spec.command))
 		case len(a.Hooks) > 0:
 			idle = append(idle, a.Product)
 		}
@@ -147,13 +146,6 @@ func (r DoctorReport) NextStep() string {
 	}
 	fmt.Fprintf(&b, "           or let git-loop drive a headless agent, no hook needed: `%s`\n", DriverCommand)
 	return b.String()
-}
-
-func productOf(agent string) string {
-	if agent == "claude" {
-		return claudeFile.product
-	}
-	return agentInstalls[agent].file.product
 }
 
 // hookFiles are the files of agent that may hold git-loop's hooks, for the project at dir

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -99,16 +98,6 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
-}
-
-// Agents lists the agents install and hook know, in a stable order.
-func Agents() []string {
-	names := []string{"claude"}
-	for name := range agentInstalls {
-		names = append(names, name)
-	}
-	sort.Strings(names[1:])
-	return names
 }
 
 // ErrUnknownAgent: install or hook was given an agent git-loop has no protocol for.

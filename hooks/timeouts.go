@@ -18,19 +18,6 @@ import (
 // and cuts its gates to finish the engine's hook record margin before that, so that a hung gate is
 // recorded as a timeout rather than the agent killing the hook with nothing recorded.
 
-// hookTimeoutUnits are each agent's timeout key in a hook entry and its unit.
-var hookTimeoutUnits = map[string]struct {
-	key  string
-	unit time.Duration
-}{
-	"claude": {"timeout", time.Second}, "codex": {"timeout", time.Second}, "gemini": {"timeout", time.Millisecond},
-	"cursor": {"timeout", time.Second}, "copilot": {"timeoutSec", time.Second},
-}
-
-// judgingEvents are the hook events that run a loop's gates; the others (session start, a
-// response seen) answer at once and keep their short timeouts.
-var judgingEvents = map[string]bool{"stop": true, "subagent-stop": true, "after-agent": true, "agent-stop": true}
-
 // installTimeout is the stop hook timeout install writes for the worktree at dir.
 func installTimeout(dir string) time.Duration {
 	return loop.ConfiguredHookTimeout(dir)
@@ -38,19 +25,19 @@ func installTimeout(dir string) time.Duration {
 
 // withStopTimeout returns hf with every judging hook's timeout set to d, in the agent's unit.
 func withStopTimeout(hf hookFile, d time.Duration) hookFile {
-	u, ok := hookTimeoutUnits[hf.agent]
+	u, ok := specOf(hf.agent)
 	if !ok {
 		return hf
 	}
-	n := int(d / u.unit)
+	n := int(d / u.timeoutUnit)
 	out := hf
 	out.hooks = make([]fileHook, len(hf.hooks))
 	for i, h := range hf.hooks {
 		out.hooks[i] = h
-		if _, event, ok := gitLoopHookArgs(h.command); !ok || !judgingEvents[event] {
+		if agent, event, ok := gitLoopHookArgs(h.command); !ok || !judges(agent, event) {
 			continue
 		}
-		out.hooks[i].entry = entryWithTimeout(h.entry, u.key, n)
+		out.hooks[i].entry = entryWithTimeout(h.entry, u.timeoutKey, n)
 	}
 	return out
 }
@@ -123,7 +110,7 @@ func agentHookFiles(agent, dir string) []string {
 // when none does. Files that do not mention git-loop are not parsed.
 func installedStopTimeout(agent, event, dir string) (time.Duration, string) {
 	hf, ok := hookFileOf(agent)
-	u, uok := hookTimeoutUnits[agent]
+	u, uok := specOf(agent)
 	if !ok || !uok {
 		return 0, ""
 	}
@@ -134,8 +121,8 @@ func installedStopTimeout(agent, event, dir string) (time.Duration, string) {
 		if err != nil || !bytes.Contains(data, []byte("git-loop")) && !bytes.Contains(data, []byte("git loop")) {
 			continue
 		}
-		if d := stopTimeoutIn(data, hf, u.key, agent, event); d > 0 {
-			d *= u.unit
+		if d := stopTimeoutIn(data, hf, u.timeoutKey, agent, event); d > 0 {
+			d *= u.timeoutUnit
 			if best == 0 || d < best {
 				best, from = d, path
 			}

@@ -1,0 +1,124 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The registry: every agent git-loop supports, each in one entry. Dispatch, install,
+// doctor, the timeouts and the next-step advice all iterate it, so no agent's name is
+// switched on anywhere else for these. (Issue 26 moves each entry, with the agent's
+// protocol, session-log lines, hook file and trust rules, into a package of its own.)
+
+// agentSpec is one agent as git-loop knows it.
+type agentSpec struct {
+	name    string // git-loop's name for it: git loop install NAME, git loop hook NAME EVENT
+	product string // its own name, for messages
+	command string // how a person starts it on the project, for the next-step advice
+	// timeoutKey and timeoutUnit are the key of a hook entry's timeout in its hook file and
+	// the unit the agent reads it in.
+	timeoutKey  string
+	timeoutUnit time.Duration
+	events      []agentEvent // the hook events it calls git-loop with, in the order they are listed
+}
+
+// agentEvent is one hook event an agent calls git-loop with.
+type agentEvent struct {
+	name string // the EVENT of git loop hook AGENT EVENT
+	// judges is set for events that run the loop's gates (a stop): their hook timeout is the
+	// long one install computes; the others answer at once and keep a short one.
+	judges bool
+	run    func(ctx context.Context, io Streams) int
+}
+
+// registry lists the agents: Claude Code first, then the others by name. It is set in init
+// because the handlers it names read it back (a stop finds its own hook's timeout).
+var registry []agentSpec
+
+func init() {
+	registry = []agentSpec{
+		{name: "claude", product: "Claude Code", command: "claude", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+			{"stop", true, func(ctx context.Context, io Streams) int { return ClaudeStop(ctx, io, false) }},
+			{"subagent-stop", true, func(ctx context.Context, io Streams) int { return ClaudeStop(ctx, io, true) }},
+			{"session-start", false, func(_ context.Context, io Streams) int { return ClaudeSessionStart(io) }},
+		}},
+		{name: "codex", product: "Codex", command: "codex", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+			{"stop", true, CodexStop},
+		}},
+		{name: "copilot", product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
+			{"agent-stop", true, CopilotAgentStop},
+		}},
+		{name: "cursor", product: "Cursor", command: "cursor .", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+			{"stop", true, CursorStop},
+			{"after-agent-response", false, func(_ context.Context, io Streams) int { return CursorAfterResponse(io) }},
+		}},
+		{name: "gemini", product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
+			{"after-agent", true, GeminiAfterAgent},
+		}},
+	}
+}
+
+// specOf is the registry's entry for agent.
+func specOf(agent string) (agentSpec, bool) {
+	for _, s := range registry {
+		if s.name == agent {
+			return s, true
+		}
+	}
+	return agentSpec{}, false
+}
+
+// eventOf is agent's hook event named event.
+func eventOf(agent, event string) (agentEvent, bool) {
+	s, _ := specOf(agent)
+	for _, e := range s.events {
+		if e.name == event {
+			return e, true
+		}
+	}
+	return agentEvent{}, false
+}
+
+// judges reports whether agent's hook event runs the loop's gates (a stop).
+func judges(agent, event string) bool {
+	e, ok := eventOf(agent, event)
+	return ok && e.judges
+}
+
+// Agents lists the agents install and hook know, in the registry's order.
+func Agents() []string {
+	names := make([]string, len(registry))
+	for i, s := range registry {
+		names[i] = s.name
+	}
+	return names
+}
+
+// knownHooks lists every agent's events, for the message about a hook git-loop does not
+// know: "claude stop|subagent-stop|session-start, codex stop, …".
+func knownHooks() string {
+	var parts []string
+	for _, s := range registry {
+		var events []string
+		for _, e := range s.events {
+			events = append(events, e.name)
+		}
+		parts = append(parts, s.name+" "+strings.Join(events, "|"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// productOf is agent's own name ("Claude Code"), or agent itself when it is not registered.
+func productOf(agent string) string {
+	if s, ok := specOf(agent); ok {
+		return s.product
+	}
+	return agent
+}
+
+// unknownHook is what hook says of an AGENT EVENT pair it does not know.
+func unknownHook(agent, event string) string {
+	return fmt.Sprintf("git-loop: hook %q %q is not known (%s); letting the agent go on", agent, event, knownHooks())
+}

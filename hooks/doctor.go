@@ -105,7 +105,6 @@ func (r DoctorReport) Installed() bool {
 	return false
 }
 
-
 // InstallHint is the command that installs an agent's hooks, with the other agents named.
 const InstallHint = "`git loop install claude` (or codex, gemini, cursor, copilot)"
 
@@ -149,28 +148,73 @@ func (r DoctorReport) NextStep() string {
 }
 
 // hookFiles are the files of agent that may hold git-loop's hooks, for the project at dir
-// or for the user.
+// or for the user: the registry's doctorFiles where the agent reads more than the one file
+// install writes, else that file.
 func hookFiles(agent, dir, home string, user bool) []string {
-	switch {
-	case agent == "claude" && user:
-		p, err := ClaudeUserSettings()
-		if err != nil {
-			return nil
-		}
-		return []string{p}
-	case agent == "claude":
-		return []string{ClaudeProjectSettings(dir)}
-	case agent == "copilot": // Copilot reads every .json in its hooks directories
-		pattern := filepath.Join(dir, ".github", "hooks", "*.json")
-		if user {
-			pattern = filepath.Join(filepath.Dir(agentInstalls[agent].user(home)), "*.json")
-		}
-		files, _ := filepath.Glob(pattern)
-		return files
-	case user:
+	if spec, ok := specOf(agent); ok && spec.doctorFiles != nil {
+		return spec.doctorFiles(dir, home, user)
+	}
+	if user {
 		return []string{agentInstalls[agent].user(home)}
 	}
 	return []string{agentInstalls[agent].project(dir)}
+}
+
+// checkCodex, checkGemini, checkCopilot and checkCursor are the agents' own doctor checks
+// of one installed copy of git-loop's hooks (registry.go's check).
+func checkCodex(c hookCheck) ([]Problem, []string) {
+	return codexProblems(c.dir, c.home, c.user, c.install), nil
+}
+
+func checkGemini(c hookCheck) ([]Problem, []string) {
+	if !c.user {
+		if p, bad := geminiTrustProblem(c.dir, c.home); bad {
+			return []Problem{p}, nil
+		}
+		return nil, nil
+	}
+	if c.dir == "" {
+		return nil, nil
+	}
+	if _, bad := geminiTrustProblem(c.dir, c.home); bad {
+		return nil, []string{fmt.Sprintf("Gemini CLI does not trust %s: a headless run there (gemini -p) stops with exit 55 unless given --skip-trust, with which this hook runs", c.dir)}
+	}
+	return nil, nil
+}
+
+func checkCopilot(c hookCheck) ([]Problem, []string) {
+	if !c.user {
+		if p, bad := copilotTrustProblem(c.dir, c.home); bad {
+			return []Problem{p}, nil
+		}
+	}
+	return nil, nil
+}
+
+func checkCursor(hookCheck) ([]Problem, []string) {
+	return nil, []string{"not checked against a real Cursor: git-loop knows of nothing else it needs"}
+}
+
+// claudeDoctorFiles are Claude Code's settings files that may hold git-loop's hooks.
+func claudeDoctorFiles(dir, _ string, user bool) []string {
+	if !user {
+		return []string{ClaudeProjectSettings(dir)}
+	}
+	p, err := ClaudeUserSettings()
+	if err != nil {
+		return nil
+	}
+	return []string{p}
+}
+
+// copilotDoctorFiles: Copilot CLI reads every .json in its hooks directories.
+func copilotDoctorFiles(dir, home string, user bool) []string {
+	pattern := filepath.Join(dir, ".github", "hooks", "*.json")
+	if user {
+		pattern = filepath.Join(filepath.Dir(agentInstalls["copilot"].user(home)), "*.json")
+	}
+	files, _ := filepath.Glob(pattern)
+	return files
 }
 
 // checkHookFile checks one file: ok is false when it holds none of git-loop's hooks for
@@ -182,10 +226,7 @@ func checkHookFile(agent, dir, home string, user bool, file string) (HookDoctor,
 		hd.Scope = "user"
 		install += " --user"
 	}
-	hf := claudeFile
-	if agent != "claude" {
-		hf = agentInstalls[agent].file
-	}
+	hf, _ := hookFileOf(agent)
 	doc, err := readIfExists(file)
 	if err != nil || doc == nil {
 		return hd, false
@@ -203,27 +244,10 @@ func checkHookFile(agent, dir, home string, user bool, file string) (HookDoctor,
 			Fix: "`" + install + "` adds them",
 		})
 	}
-	switch agent {
-	case "codex":
-		hd.Problems = append(hd.Problems, codexProblems(dir, home, user, install)...)
-	case "gemini":
-		if !user {
-			if p, bad := geminiTrustProblem(dir, home); bad {
-				hd.Problems = append(hd.Problems, p)
-			}
-		} else if dir != "" {
-			if _, bad := geminiTrustProblem(dir, home); bad {
-				hd.Notes = append(hd.Notes, fmt.Sprintf("Gemini CLI does not trust %s: a headless run there (gemini -p) stops with exit 55 unless given --skip-trust, with which this hook runs", dir))
-			}
-		}
-	case "copilot":
-		if !user {
-			if p, bad := copilotTrustProblem(dir, home); bad {
-				hd.Problems = append(hd.Problems, p)
-			}
-		}
-	case "cursor":
-		hd.Notes = append(hd.Notes, "not checked against a real Cursor: git-loop knows of nothing else it needs")
+	if spec, ok := specOf(agent); ok && spec.check != nil {
+		problems, notes := spec.check(hookCheck{dir: dir, home: home, user: user, install: install})
+		hd.Problems = append(hd.Problems, problems...)
+		hd.Notes = append(hd.Notes, notes...)
 	}
 	return hd, true
 }

@@ -22,6 +22,20 @@ type agentSpec struct {
 	timeoutKey  string
 	timeoutUnit time.Duration
 	events      []agentEvent // the hook events it calls git-loop with, in the order they are listed
+	file        hookFile     // its hook file: the hooks install merges in, and how to find them
+	// doctorFiles are the files that may hold git-loop's hooks for the project at dir or for
+	// the user, where the agent reads more than the one file install writes; nil: that file.
+	doctorFiles func(dir, home string, user bool) []string
+	// check is doctor's own check of one installed copy of the hooks: what keeps the agent
+	// from running them (its trust rules), and what else the person should know; nil: none.
+	check func(hookCheck) (problems []Problem, notes []string)
+}
+
+// hookCheck is what an agent's doctor check knows of the copy it checks.
+type hookCheck struct {
+	dir, home string // the project ("" when only the user's hooks are checked) and the home
+	user      bool   // the user's copy, else the project's
+	install   string // the command that installs this copy again
 }
 
 // agentEvent is one hook event an agent calls git-loop with.
@@ -39,24 +53,24 @@ var registry []agentSpec
 
 func init() {
 	registry = []agentSpec{
-		{name: "claude", product: "Claude Code", command: "claude", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+		{name: "claude", file: claudeFile, product: "Claude Code", command: "claude", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, func(ctx context.Context, io Streams) int { return ClaudeStop(ctx, io, false) }},
 			{"subagent-stop", true, func(ctx context.Context, io Streams) int { return ClaudeStop(ctx, io, true) }},
 			{"session-start", false, func(_ context.Context, io Streams) int { return ClaudeSessionStart(io) }},
-		}},
-		{name: "codex", product: "Codex", command: "codex", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+		}, doctorFiles: claudeDoctorFiles},
+		{name: "codex", file: codexFile, product: "Codex", command: "codex", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, CodexStop},
-		}},
-		{name: "copilot", product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
+		}, check: checkCodex},
+		{name: "copilot", file: copilotFile, product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
 			{"agent-stop", true, CopilotAgentStop},
-		}},
-		{name: "cursor", product: "Cursor", command: "cursor .", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+		}, doctorFiles: copilotDoctorFiles, check: checkCopilot},
+		{name: "cursor", file: cursorFile, product: "Cursor", command: "cursor .", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, CursorStop},
 			{"after-agent-response", false, func(_ context.Context, io Streams) int { return CursorAfterResponse(io) }},
-		}},
-		{name: "gemini", product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
+		}, check: checkCursor},
+		{name: "gemini", file: geminiFile, product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
 			{"after-agent", true, GeminiAfterAgent},
-		}},
+		}, check: checkGemini},
 	}
 }
 

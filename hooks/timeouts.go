@@ -75,13 +75,10 @@ func entryWithTimeout(entry any, key string, n int) any {
 	return entry
 }
 
-// hookFileOf is agent's hook file description.
+// hookFileOf is agent's hook file description, from the registry.
 func hookFileOf(agent string) (hookFile, bool) {
-	if agent == "claude" {
-		return claudeFile, true
-	}
-	ai, ok := agentInstalls[agent]
-	return ai.file, ok
+	spec, ok := specOf(agent)
+	return spec.file, ok
 }
 
 // agentHookFiles are the files agent reads hooks from for the project at dir, and the user's.

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Run dispatches `git loop hook AGENT EVENT`. Hook exit codes are protocol, and a non-zero
@@ -31,28 +32,29 @@ func Install(agent, dir string, user bool) ([]InstallResult, error) {
 }
 
 func install(agent, dir string, user bool) ([]InstallResult, error) {
-	if agent != "claude" {
-		return installAgent(agent, dir, user)
+	spec, ok := specOf(agent)
+	if !ok {
+		return nil, fmt.Errorf("install: %w %q; supported: %s", ErrUnknownAgent, agent, strings.Join(Agents(), ", "))
 	}
-	path := ClaudeProjectSettings(dir)
+	path := spec.projectFile(dir)
 	if user {
-		p, err := ClaudeUserSettings()
+		p, err := spec.userFile()
 		if err != nil {
 			return nil, err
 		}
 		path = p
 	}
-	res, err := installHooks(path, withStopTimeout(claudeFile, installTimeout(dir)))
+	res, err := installHooks(path, withStopTimeout(spec.file, installTimeout(dir)))
 	if err != nil {
 		return nil, err
 	}
 	out := []InstallResult{res}
-	if !user {
-		cmd, err := InstallSlashCommand(dir)
+	if spec.afterInstall != nil {
+		more, err := spec.afterInstall(dir, user)
+		out = append(out, more...)
 		if err != nil {
 			return out, err
 		}
-		out = append(out, cmd)
 	}
 	return out, nil
 }

@@ -368,15 +368,6 @@ func hasOurHook(doc []byte, arr jsonArr, hf hookFile, command string) bool {
 	return false
 }
 
-// gitLoopHookArg returns the event argument of a "git-loop hook claude EVENT" command.
-func gitLoopHookArg(command string) (string, bool) {
-	agent, event, ok := gitLoopHookArgs(command)
-	if !ok || agent != "claude" {
-		return "", false
-	}
-	return event, true
-}
-
 // gitLoopHookArgs returns the agent and event arguments of a "git-loop hook AGENT EVENT"
 // command, however git-loop is named: git-loop, a path to it (quoted or not, with or without
 // .exe), or "git loop".
@@ -811,4 +802,26 @@ func removeOldSlashCommand(projectDir string, res *InstallResult) error {
 // it out with CRLF).
 func sameText(file []byte, text string) bool {
 	return bytes.Equal(bytes.ReplaceAll(file, []byte("\r\n"), []byte("\n")), []byte(text))
+}
+
+// claudeSettingsFiles are the settings files Claude Code reads hooks from: the project's,
+// its local ones and the user's.
+func claudeSettingsFiles(dir string) []string {
+	files := []string{ClaudeProjectSettings(dir), filepath.Join(dir, ".claude", "settings.local.json")}
+	if user, err := ClaudeUserSettings(); err == nil {
+		files = append(files, user)
+	}
+	return files
+}
+
+// installClaudeCommand adds the /git-loop slash command to the project (not for the user).
+func installClaudeCommand(dir string, user bool) ([]InstallResult, error) {
+	if user {
+		return nil, nil
+	}
+	res, err := InstallSlashCommand(dir)
+	if err != nil {
+		return nil, err
+	}
+	return []InstallResult{res}, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/git-loop/git-loop/loop"
@@ -103,50 +102,26 @@ func envOr(key, def string) string {
 // ErrUnknownAgent: install or hook was given an agent git-loop has no protocol for.
 var ErrUnknownAgent = errors.New("unknown agent")
 
-// installAgent installs the hooks of an agent other than Claude Code.
-func installAgent(agent, dir string, user bool) ([]InstallResult, error) {
-	ai, ok := agentInstalls[agent]
-	if !ok {
-		return nil, fmt.Errorf("install: %w %q; supported: %s", ErrUnknownAgent, agent, strings.Join(Agents(), ", "))
-	}
-	path := ai.project(dir)
-	if user {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return nil, fmt.Errorf("install: find the home directory for %s's user settings: %w", ai.file.product, err)
-		}
-		path = ai.user(home)
-	}
-	res, err := installHooks(path, withStopTimeout(ai.file, installTimeout(dir)))
+// userHookFile is where agent's hooks go for the user, in its home directory.
+func userHookFile(agent string) (string, error) {
+	home, err := os.UserHomeDir()
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("install: find the home directory for %s's user settings: %w", productOf(agent), err)
 	}
-	return []InstallResult{res}, nil
+	return agentInstalls[agent].user(home), nil
 }
 
 // doubleInstallNote looks for git-loop's hooks of agent in the agent's other files (the
 // user's when installing for the project, and the other way round; for Copilot also the
-// project's other .github/hooks/*.json) and, when it finds them, says so: the agent runs
-// every matching hook, so each stop would be judged twice.
+// other .json files of its hooks directories: doctor's files) and, when it finds them, says
+// so: the agent runs every matching hook, so each stop would be judged twice.
 func doubleInstallNote(agent, dir string, user bool, written string) string {
-	var hf hookFile
-	var others []string
-	home, _ := os.UserHomeDir()
-	switch ai, ok := agentInstalls[agent]; {
-	case agent == "claude":
-		hf = claudeFile
-		userPath, _ := ClaudeUserSettings()
-		others = []string{ClaudeProjectSettings(dir), userPath}
-	case ok:
-		hf = ai.file
-		others = []string{ai.project(dir), ai.user(home)}
-		if agent == "copilot" {
-			more, _ := filepath.Glob(filepath.Join(dir, ".github", "hooks", "*.json"))
-			others = append(others, more...)
-		}
-	default:
+	hf, ok := hookFileOf(agent)
+	if !ok {
 		return ""
 	}
+	home, _ := os.UserHomeDir()
+	others := append(hookFiles(agent, dir, home, false), hookFiles(agent, dir, home, true)...)
 	for _, p := range others {
 		if p == "" || sameFile(p, written) {
 			continue

@@ -765,3 +765,12 @@ func TestSlashCommandShell(t *testing.T) {
 		})
 	}
 }
+
+// gitLoopHookArg returns the event argument of a "git-loop hook claude EVENT" command.
+func gitLoopHookArg(command string) (string, bool) {
+	agent, event, ok := gitLoopHookArgs(command)
+	if !ok || agent != "claude" {
+		return "", false
+	}
+	return event, true
+}

@@ -12,20 +12,12 @@ import (
 // each with its fix, after the last result.
 func readyToRun(agent, dir string, user bool, out []InstallResult) ([]InstallResult, error) {
 	home, _ := os.UserHomeDir()
-	if agent == "codex" {
-		file := codexUserHooks(home)
-		if !user {
-			file, _ = CodexProjectHooks(dir)
+	if spec, ok := specOf(agent); ok && spec.ready != nil {
+		res, err := spec.ready(dir, home, user)
+		if err != nil {
+			return out, err
 		}
-		if doc, err := readIfExists(file); err == nil && doc != nil {
-			if refs, err := codexGitLoopHooks(doc, file); err == nil && len(refs) > 0 {
-				res, err := recordCodexReviews(codexConfigFile(home), refs)
-				if err != nil {
-					return out, err
-				}
-				out = append(out, res)
-			}
-		}
+		out = append(out, res...)
 	}
 	if hd, ok := checkHookFile(agent, dir, home, user, out[0].Path); ok {
 		for _, p := range hd.Problems {
@@ -34,4 +26,26 @@ func readyToRun(agent, dir string, user bool, out []InstallResult) ([]InstallRes
 		}
 	}
 	return out, nil
+}
+
+// readyCodex records git-loop's hooks in the Codex hook file just written (the project's at
+// dir, or the user's) as reviewed in $CODEX_HOME/config.toml, as Codex's /hooks review does.
+func readyCodex(dir, home string, user bool) ([]InstallResult, error) {
+	file := codexUserHooks(home)
+	if !user {
+		file, _ = CodexProjectHooks(dir)
+	}
+	doc, err := readIfExists(file)
+	if err != nil || doc == nil {
+		return nil, nil
+	}
+	refs, err := codexGitLoopHooks(doc, file)
+	if err != nil || len(refs) == 0 {
+		return nil, nil
+	}
+	res, err := recordCodexReviews(codexConfigFile(home), refs)
+	if err != nil {
+		return nil, err
+	}
+	return []InstallResult{res}, nil
 }

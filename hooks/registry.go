@@ -23,6 +23,17 @@ type agentSpec struct {
 	timeoutUnit time.Duration
 	events      []agentEvent // the hook events it calls git-loop with, in the order they are listed
 	file        hookFile     // its hook file: the hooks install merges in, and how to find them
+	// projectFile and userFile are where install writes its hooks, for the project at dir
+	// or for the user.
+	projectFile func(dir string) string
+	userFile    func() (string, error)
+	// settingsFiles are all the files the agent reads hooks from (project and user), where
+	// they are more than those two; nil: those two. A stop finds its own timeout in them.
+	settingsFiles func(dir string) []string
+	// afterInstall writes what else install adds for the agent (Claude's /git-loop
+	// command); ready readies the hooks install wrote to run (Codex's review record).
+	afterInstall func(dir string, user bool) ([]InstallResult, error)
+	ready        func(dir, home string, user bool) ([]InstallResult, error)
 	// doctorFiles are the files that may hold git-loop's hooks for the project at dir or for
 	// the user, where the agent reads more than the one file install writes; nil: that file.
 	doctorFiles func(dir, home string, user bool) []string
@@ -57,10 +68,11 @@ func init() {
 			{"stop", true, func(ctx context.Context, io Streams) int { return ClaudeStop(ctx, io, false) }},
 			{"subagent-stop", true, func(ctx context.Context, io Streams) int { return ClaudeStop(ctx, io, true) }},
 			{"session-start", false, func(_ context.Context, io Streams) int { return ClaudeSessionStart(io) }},
-		}, doctorFiles: claudeDoctorFiles},
+		}, projectFile: ClaudeProjectSettings, userFile: ClaudeUserSettings, settingsFiles: claudeSettingsFiles,
+			afterInstall: installClaudeCommand, doctorFiles: claudeDoctorFiles},
 		{name: "codex", file: codexFile, product: "Codex", command: "codex", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, CodexStop},
-		}, check: checkCodex},
+		}, check: checkCodex, ready: readyCodex},
 		{name: "copilot", file: copilotFile, product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
 			{"agent-stop", true, CopilotAgentStop},
 		}, doctorFiles: copilotDoctorFiles, check: checkCopilot},
@@ -71,6 +83,13 @@ func init() {
 		{name: "gemini", file: geminiFile, product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
 			{"after-agent", true, GeminiAfterAgent},
 		}, check: checkGemini},
+	}
+	for i := range registry {
+		if s := &registry[i]; s.projectFile == nil { // the agents whose files agentInstalls lists
+			ai := agentInstalls[s.name]
+			s.projectFile = ai.project
+			s.userFile = func() (string, error) { return userHookFile(s.name) }
+		}
 	}
 }
 

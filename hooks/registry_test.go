@@ -1,7 +1,13 @@
 package hooks
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +38,47 @@ func TestRegistryAgreesWithHookFiles(t *testing.T) {
 	}
 	if got := Agents(); got[0] != "claude" || !slices.IsSorted(got[1:]) {
 		t.Errorf("Agents() = %v, want claude first, then the others by name", got)
+	}
+}
+
+// TestNoAgentSwitchOutsideItsFiles: outside the registry, an agent's name is compared
+// (`== "codex"`, `case "codex":`) only in that agent's own files (whose names carry it), so
+// that adding an agent means adding its files and its registry entry, nothing else.
+func TestNoAgentSwitchOutsideItsFiles(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "registry.go" {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var lits []ast.Expr
+			switch n := n.(type) {
+			case *ast.BinaryExpr:
+				if n.Op == token.EQL || n.Op == token.NEQ {
+					lits = []ast.Expr{n.X, n.Y}
+				}
+			case *ast.CaseClause:
+				lits = n.List
+			}
+			for _, e := range lits {
+				lit, ok := e.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				agent, _ := strconv.Unquote(lit.Value)
+				if slices.Contains(Agents(), agent) && !strings.Contains(name, agent) {
+					t.Errorf("%s: compares with agent %q outside that agent's files; put it in its registry entry (registry.go) or its own file", fset.Position(lit.Pos()), agent)
+				}
+			}
+			return true
+		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -83,21 +82,16 @@ func hookFileOf(agent string) (hookFile, bool) {
 
 // agentHookFiles are the files agent reads hooks from for the project at dir, and the user's.
 func agentHookFiles(agent, dir string) []string {
-	home, _ := os.UserHomeDir()
-	if agent == "claude" {
-		files := []string{ClaudeProjectSettings(dir), filepath.Join(dir, ".claude", "settings.local.json")}
-		if user, err := ClaudeUserSettings(); err == nil {
-			files = append(files, user)
-		}
-		return files
-	}
-	ai, ok := agentInstalls[agent]
+	spec, ok := specOf(agent)
 	if !ok {
 		return nil
 	}
-	files := []string{ai.project(dir)}
-	if home != "" {
-		files = append(files, ai.user(home))
+	if spec.settingsFiles != nil {
+		return spec.settingsFiles(dir)
+	}
+	files := []string{spec.projectFile(dir)}
+	if p, err := spec.userFile(); err == nil {
+		files = append(files, p)
 	}
 	return files
 }

@@ -18,13 +18,13 @@ var errHookIdle = errors.New("an installed hook would not run")
 // errNoHook makes `doctor` exit 1 when no agent has git-loop's hooks installed at all: no
 // agent would run a loop, which is as much a "no" as an idle hook.
 var errNoHook = errors.New("no agent would run git-loop's hook: none is installed, here or for the user; " +
-	hooks.InstallHint + " installs one, or `" + hooks.DriverCommand + "` drives an agent without one")
+	hooks.InstallHint() + " installs one, or `" + hooks.DriverCommand + "` drives an agent without one")
 
 func doctorCommand(out io.Writer) *cli.Command {
 	return &cli.Command{
 		Name: "doctor", Usage: "check, for each agent, that its git-loop hooks are installed and would run", Category: groupSetup,
 		Flags: []cli.Flag{jsonFlag},
-		Description: "For claude, codex, gemini, cursor and copilot: where git-loop's hooks are installed (this " +
+		Description: "For " + hooks.AgentList("and") + ": where git-loop's hooks are installed (this " +
 			"project, the user's files) and whether the agent would run them, with the command that fixes what " +
 			"would stop it: Codex's project trust and hook review, Gemini CLI's and Copilot CLI's trusted folders, " +
 			"git-loop on PATH. Outside a git worktree only the user's files are checked. Exits 0 when every " +

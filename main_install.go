@@ -22,7 +22,7 @@ func installCommand(out io.Writer) *cli.Command {
 			&cli.BoolFlag{Name: "user", Usage: "install for the user (e.g. ~/.claude/settings.json) instead of this project"},
 			&cli.StringFlag{Name: "dir", Usage: "with man: write git-loop.1 into `DIR`", DefaultText: "beside git-loop, DIR/../share/man/man1 for its DIR on PATH, else $XDG_DATA_HOME/man/man1 or ~/.local/share/man/man1"},
 		},
-		Description: "AGENT is claude, codex, gemini, cursor or copilot. For codex it also records the hook's review in " +
+		Description: "AGENT is " + hooks.AgentList("or") + ". For codex it also records the hook's review in " +
 			"$CODEX_HOME/config.toml, as Codex's /hooks does (Codex skips a hook until then). It says what else keeps " +
 			"the agent from running the hook (a project or folder the agent does not trust), with the fix; " +
 			"`git loop doctor` checks again later. `man` installs the manual page instead, " +

@@ -105,9 +105,6 @@ func (r DoctorReport) Installed() bool {
 	return false
 }
 
-// InstallHint is the command that installs an agent's hooks, with the other agents named.
-const InstallHint = "`git loop install claude` (or codex, gemini, cursor, copilot)"
-
 // DriverCommand is the command that drives a headless agent through the worktree's loop
 // without any hook, the other way to run a loop.
 const DriverCommand = "git loop run -- claude -p"
@@ -141,7 +138,7 @@ func (r DoctorReport) NextStep() string {
 	case len(idle) > 0:
 		fmt.Fprintf(&b, "next:      %s has git-loop's hook installed, but would not run it, so no agent works on this loop yet: `git loop doctor` says why and the fix\n", strings.Join(idle, " and "))
 	default:
-		fmt.Fprintf(&b, "next:      no agent has git-loop's hook installed here, so none works on this loop yet: %s, then start the agent\n", InstallHint)
+		fmt.Fprintf(&b, "next:      no agent has git-loop's hook installed here, so none works on this loop yet: %s, then start the agent\n", InstallHint())
 	}
 	fmt.Fprintf(&b, "           or let git-loop drive a headless agent, no hook needed: `%s`\n", DriverCommand)
 	return b.String()

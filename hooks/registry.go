@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -58,7 +59,8 @@ type agentEvent struct {
 	run    func(ctx context.Context, io Streams) int
 }
 
-// registry lists the agents: Claude Code first, then the others by name. It is set in init
+// registry lists the agents in the order git-loop came to support them, the order help
+// lists them in (Agents sorts them for doctor and install's messages). It is set in init
 // because the handlers it names read it back (a stop finds its own hook's timeout).
 var registry []agentSpec
 
@@ -73,16 +75,16 @@ func init() {
 		{name: "codex", file: codexFile, product: "Codex", command: "codex", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, CodexStop},
 		}, check: checkCodex, ready: readyCodex},
-		{name: "copilot", file: copilotFile, product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
-			{"agent-stop", true, CopilotAgentStop},
-		}, doctorFiles: copilotDoctorFiles, check: checkCopilot},
+		{name: "gemini", file: geminiFile, product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
+			{"after-agent", true, GeminiAfterAgent},
+		}, check: checkGemini},
 		{name: "cursor", file: cursorFile, product: "Cursor", command: "cursor .", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, CursorStop},
 			{"after-agent-response", false, func(_ context.Context, io Streams) int { return CursorAfterResponse(io) }},
 		}, check: checkCursor},
-		{name: "gemini", file: geminiFile, product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
-			{"after-agent", true, GeminiAfterAgent},
-		}, check: checkGemini},
+		{name: "copilot", file: copilotFile, product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
+			{"agent-stop", true, CopilotAgentStop},
+		}, doctorFiles: copilotDoctorFiles, check: checkCopilot},
 	}
 	for i := range registry {
 		if s := &registry[i]; s.projectFile == nil { // the agents whose files agentInstalls lists
@@ -120,13 +122,45 @@ func judges(agent, event string) bool {
 	return ok && e.judges
 }
 
-// Agents lists the agents install and hook know, in the registry's order.
+// Agents lists the agents install and hook know: claude first, then the others by name.
 func Agents() []string {
 	names := make([]string, len(registry))
 	for i, s := range registry {
 		names[i] = s.name
 	}
+	slices.SortFunc(names, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == "claude":
+			return -1
+		case b == "claude":
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	return names
+}
+
+// AgentList names the agents for help text, in the registry's order, the last joined by
+// conj: "claude, codex, gemini, cursor or copilot".
+func AgentList(conj string) string {
+	names := make([]string, len(registry))
+	for i, s := range registry {
+		names[i] = s.name
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
+}
+
+// InstallHint is the command that installs an agent's hooks, with the other agents named.
+func InstallHint() string {
+	return "`git loop install " + registry[0].name + "` (or " + strings.Join(func() []string {
+		var rest []string
+		for _, s := range registry[1:] {
+			rest = append(rest, s.name)
+		}
+		return rest
+	}(), ", ") + ")"
 }
 
 // knownHooks lists every agent's events, for the message about a hook git-loop does not

@@ -25,7 +25,8 @@ import (
 var allowedImports = map[string][]string{
 	".":                {"hooks", "internal/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"internal/manpage": {},
-	"hooks":            {"hooks/sessionlog", "loop", "loop/report"},
+	"hooks":            {"hooks/fileedit", "hooks/sessionlog", "loop", "loop/report"},
+	"hooks/fileedit":   {},
 	"hooks/sessionlog": {"loop"},
 	"hooks/realagents": {},
 	// Each agent's package; today only its real-agent tests (testdata/realagents).

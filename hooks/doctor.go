@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-loop/git-loop/hooks/fileedit"
 )
 
 // DoctorReport is what Doctor found: for each agent, where git-loop's hooks are installed
@@ -267,12 +269,12 @@ func codexProblems(dir, home string, user bool, install string) []Problem {
 		case "":
 			problems = append(problems, Problem{
 				Why: fmt.Sprintf("Codex does not trust %s yet, so it loads nothing from its .codex/", dir),
-				Fix: fmt.Sprintf("run `codex exec --trust` there once, or add [projects.%s] trust_level = \"trusted\" to %s", tomlQuote(key), cfgPath),
+				Fix: fmt.Sprintf("run `codex exec --trust` there once, or add [projects.%s] trust_level = \"trusted\" to %s", fileedit.QuoteTOML(key), cfgPath),
 			})
 		default:
 			problems = append(problems, Problem{
 				Why: fmt.Sprintf("%s marks %s as %s, so Codex loads nothing from its .codex/", cfgPath, key, level),
-				Fix: fmt.Sprintf("set trust_level = \"trusted\" under [projects.%s] in %s", tomlQuote(key), cfgPath),
+				Fix: fmt.Sprintf("set trust_level = \"trusted\" under [projects.%s] in %s", fileedit.QuoteTOML(key), cfgPath),
 			})
 		}
 		if main != "" {
@@ -328,7 +330,7 @@ func geminiTrustProblem(dir, home string) (Problem, bool) {
 			} `json:"folderTrust"`
 		} `json:"security"`
 	}
-	if _, err := readJSONC(filepath.Join(geminiDir(home), "settings.json"), &settings); err == nil {
+	if _, err := fileedit.ReadJSONC(filepath.Join(geminiDir(home), "settings.json"), &settings); err == nil {
 		if e := settings.Security.FolderTrust.Enabled; e != nil && !*e {
 			return Problem{}, false
 		}
@@ -338,7 +340,7 @@ func geminiTrustProblem(dir, home string) (Problem, bool) {
 		path = filepath.Join(geminiDir(home), "trustedFolders.json")
 	}
 	var rules map[string]any
-	if _, err := readJSONC(path, &rules); err != nil {
+	if _, err := fileedit.ReadJSONC(path, &rules); err != nil {
 		return Problem{Why: fmt.Sprintf("Gemini CLI cannot read %s (%v) and refuses to start", path, err), Fix: "fix it by hand"}, true
 	}
 	level, longest := "", -1
@@ -382,7 +384,7 @@ func copilotTrustProblem(dir, home string) (Problem, bool) {
 	var cfg struct {
 		TrustedFolders []string `json:"trustedFolders"`
 	}
-	if _, err := readJSONC(cfgPath, &cfg); err != nil {
+	if _, err := fileedit.ReadJSONC(cfgPath, &cfg); err != nil {
 		return Problem{Why: fmt.Sprintf("git-loop cannot read %s (%v)", cfgPath, err), Fix: "fix it by hand"}, true
 	}
 	where := physical(dir)

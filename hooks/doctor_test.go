@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/hooks/fileedit"
 )
 
 // doctorWorld is a throwaway home (the agents' user files) and a git repository, with a
@@ -163,9 +165,9 @@ func TestDoctor(t *testing.T) {
 
 	// What the person does once, then everything runs.
 	writeString(t, filepath.Join(home, ".codex", "config.toml"),
-		readString(t, filepath.Join(home, ".codex", "config.toml"))+"\n[projects."+tomlQuote(repo)+"]\ntrust_level = \"trusted\"\n")
-	writeString(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+tomlQuote(repo)+`: "TRUST_FOLDER"}`)
-	writeString(t, filepath.Join(home, ".copilot", "config.json"), `{"trustedFolders": [`+tomlQuote(repo)+`]}`)
+		readString(t, filepath.Join(home, ".codex", "config.toml"))+"\n[projects."+fileedit.QuoteTOML(repo)+"]\ntrust_level = \"trusted\"\n")
+	writeString(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+fileedit.QuoteTOML(repo)+`: "TRUST_FOLDER"}`)
+	writeString(t, filepath.Join(home, ".copilot", "config.json"), `{"trustedFolders": [`+fileedit.QuoteTOML(repo)+`]}`)
 	if rep = Doctor(repo); !rep.OK {
 		t.Errorf("not OK once trusted:\n%s", rep)
 	}
@@ -209,7 +211,7 @@ func TestStripJSONComments(t *testing.T) {
 		"{/* a\nb */}":                    "{    \n    }",
 		"{} /* open":                      "{}        ",
 	} {
-		if got := string(stripJSONComments([]byte(in))); got != want {
+		if got := string(fileedit.StripJSONComments([]byte(in))); got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)
 		}
 	}
@@ -222,7 +224,7 @@ func FuzzStripJSONComments(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		out := stripJSONComments(doc)
+		out := fileedit.StripJSONComments(doc)
 		if len(out) != len(doc) {
 			t.Fatalf("length %d, want %d", len(out), len(doc))
 		}

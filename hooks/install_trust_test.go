@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/hooks/fileedit"
 )
 
 func installText(t *testing.T, agent, dir string, user bool) string {
@@ -53,7 +55,7 @@ func TestInstallReadiesHooks(t *testing.T) {
 func TestInstallCodexKeepsConfig(t *testing.T) {
 	home, repo := doctorWorld(t)
 	cfg := filepath.Join(home, ".codex", "config.toml")
-	mine := "# my Codex\nmodel = \"o3\"\n\n[projects." + tomlQuote(repo) + "]\ntrust_level = \"trusted\" # yes\n"
+	mine := "# my Codex\nmodel = \"o3\"\n\n[projects." + fileedit.QuoteTOML(repo) + "]\ntrust_level = \"trusted\" # yes\n"
 	writeString(t, cfg, mine)
 	got := installText(t, "codex", repo, false)
 	if strings.Contains(got, "will not run") {
@@ -89,7 +91,7 @@ func TestInstallCodexLinkedWorktree(t *testing.T) {
 		t.Errorf("install in a worktree whose main checkout has the hook:\n%s", got)
 	}
 	writeString(t, filepath.Join(home, ".codex", "config.toml"), readString(t, filepath.Join(home, ".codex", "config.toml"))+
-		"\n[projects."+tomlQuote(main)+"]\ntrust_level = \"trusted\"\n")
+		"\n[projects."+fileedit.QuoteTOML(main)+"]\ntrust_level = \"trusted\"\n")
 	if rep := Doctor(wt); !rep.OK {
 		t.Errorf("doctor in the worktree, main checkout trusted and reviewed:\n%s", rep)
 	}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/git-loop/git-loop/hooks/fileedit"
 )
 
 // Codex CLI (0.169.0) runs a hook from a hooks.json only when two things hold:
@@ -257,26 +259,26 @@ func codexUserHooks(home string) string {
 // codexProjectTrust is Codex's trust for the project at dir as config records it, looked up
 // as Codex does: the checkout's path, then the main checkout's (a linked worktree); the
 // first entry found decides. level is "trusted", "untrusted" or "" (none).
-func codexProjectTrust(cfg tomlDoc, dir, mainCheckout string) (level, key string) {
+func codexProjectTrust(cfg fileedit.TOMLDoc, dir, mainCheckout string) (level, key string) {
 	keys := []string{physical(dir), filepath.Clean(dir)}
 	if mainCheckout != "" {
 		keys = append(keys, mainCheckout)
 	}
 	for _, k := range keys {
-		if e, ok := cfg.lookup("projects", k, "trust_level"); ok {
-			return e.str, k
+		if e, ok := cfg.Lookup("projects", k, "trust_level"); ok {
+			return e.Str, k
 		}
 	}
 	return "", keys[0]
 }
 
 // readCodexConfig reads and scans config.toml; a missing file is an empty one.
-func readCodexConfig(path string) (tomlDoc, error) {
+func readCodexConfig(path string) (fileedit.TOMLDoc, error) {
 	doc, err := readIfExists(path)
 	if err != nil {
-		return tomlDoc{}, fmt.Errorf("hooks: read Codex's configuration: %w", err)
+		return fileedit.TOMLDoc{}, fmt.Errorf("hooks: read Codex's configuration: %w", err)
 	}
-	d, err := scanTOML(doc)
+	d, err := fileedit.ScanTOML(doc)
 	if err != nil {
 		return d, fmt.Errorf("hooks: %s: %w", path, err)
 	}
@@ -285,11 +287,11 @@ func readCodexConfig(path string) (tomlDoc, error) {
 
 // codexReviewProblem says why Codex would not run the hook ref by what config records of
 // it, or "" when its review is on record and current.
-func codexReviewProblem(cfg tomlDoc, cfgPath string, ref codexHookRef, installCmd string) (Problem, bool) {
+func codexReviewProblem(cfg fileedit.TOMLDoc, cfgPath string, ref codexHookRef, installCmd string) (Problem, bool) {
 	reviewFix := fmt.Sprintf("`%s` records the review, as Codex's /hooks does", installCmd)
-	if e, ok := cfg.lookup("hooks", "state", ref.key, "enabled"); ok && e.raw == "false" {
+	if e, ok := cfg.Lookup("hooks", "state", ref.key, "enabled"); ok && e.Raw == "false" {
 		return Problem{
-			Why: fmt.Sprintf("the hook is turned off in Codex's /hooks (%s: enabled = false under [hooks.state.%s])", cfgPath, tomlQuote(ref.key)),
+			Why: fmt.Sprintf("the hook is turned off in Codex's /hooks (%s: enabled = false under [hooks.state.%s])", cfgPath, fileedit.QuoteTOML(ref.key)),
 			Fix: "turn it on in Codex's /hooks, or delete that enabled = false",
 		}, true
 	}
@@ -299,16 +301,16 @@ func codexReviewProblem(cfg tomlDoc, cfgPath string, ref codexHookRef, installCm
 			Fix: "review it in Codex's /hooks",
 		}, true
 	}
-	e, ok := cfg.lookup("hooks", "state", ref.key, "trusted_hash")
+	e, ok := cfg.Lookup("hooks", "state", ref.key, "trusted_hash")
 	switch {
 	case !ok:
 		return Problem{
 			Why: fmt.Sprintf("Codex runs a hook only once it has been reviewed, and %s records no review of %s", cfgPath, ref.key),
 			Fix: reviewFix,
 		}, true
-	case e.str != ref.hash:
+	case e.Str != ref.hash:
 		return Problem{
-			Why: fmt.Sprintf("the hook %s changed since it was reviewed (%s records %s; it is now %s)", ref.key, cfgPath, e.str, ref.hash),
+			Why: fmt.Sprintf("the hook %s changed since it was reviewed (%s records %s; it is now %s)", ref.key, cfgPath, e.Str, ref.hash),
 			Fix: reviewFix,
 		}, true
 	}
@@ -333,16 +335,16 @@ func recordCodexReviews(cfgPath string, refs []codexHookRef) (InstallResult, err
 		if ref.hash == "" {
 			continue
 		}
-		d, err := scanTOML(out)
+		d, err := fileedit.ScanTOML(out)
 		if err != nil {
 			res.Kept = fmt.Sprintf("%s is not TOML that git-loop can read (%v), so no review was recorded; review the hook in Codex's /hooks", cfgPath, err)
 			return res, nil
 		}
-		if e, ok := d.lookup("hooks", "state", ref.key, "trusted_hash"); ok && e.str == ref.hash {
+		if e, ok := d.Lookup("hooks", "state", ref.key, "trusted_hash"); ok && e.Str == ref.hash {
 			res.Present = append(res.Present, what)
 			continue
 		}
-		next, err := setTOMLString(out, []string{"hooks", "state", ref.key, "trusted_hash"}, ref.hash)
+		next, err := fileedit.SetTOMLString(out, []string{"hooks", "state", ref.key, "trusted_hash"}, ref.hash)
 		if err != nil {
 			res.Kept = fmt.Sprintf("%s was left as it is (%v), so the review of %s was not recorded; review the hook in Codex's /hooks", cfgPath, err, ref.key)
 			return res, nil

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/hooks/fileedit"
 )
 
 // The hashes below are what codex app-server 0.169.0's hooks/list reported as currentHash
@@ -177,7 +179,7 @@ func TestCodexProjectTrust(t *testing.T) {
 		{"the checkout first", `projects."/w/main".trust_level = "trusted"` + "\n" + `projects."/w/p".trust_level = "untrusted"` + "\n", "untrusted"},
 		{"a parent is not the project", `[projects."/w"]` + "\ntrust_level = \"trusted\"\n", ""},
 	} {
-		d, err := scanTOML([]byte(tc.cfg))
+		d, err := fileedit.ScanTOML([]byte(tc.cfg))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package hooks
+package fileedit
 
 import (
 	"bytes"
@@ -23,40 +23,40 @@ type tomlHeader struct {
 	lineEnd int // offset just past the header's line (its newline, or the end of the file)
 }
 
-// tomlEntry is one key's value: at the top level or in a table (tableDepth is the length of
+// TOMLEntry is one key's value: at the top level or in a table (tableDepth is the length of
 // the header's path), or inside an inline table. Values inside arrays are not recorded.
-type tomlEntry struct {
+type TOMLEntry struct {
 	path             []string // the key's full path: header, dotted key, inline tables
 	tableDepth       int      // how many leading components of path the header gave
 	valStart, valEnd int      // the value's bytes
 	kind             byte     // 's' string, 't' inline table, 'a' array, 'o' anything else
-	str              string   // a string value, decoded
-	raw              string   // the value as written
+	Str              string   // a string value, decoded
+	Raw              string   // the value as written
 	inline           bool     // defined inside an inline table
 }
 
-// tomlDoc is what scanTOML found.
-type tomlDoc struct {
+// TOMLDoc is what ScanTOML found.
+type TOMLDoc struct {
 	headers []tomlHeader
-	entries []tomlEntry
+	entries []TOMLEntry
 }
 
-// errTOML: a document is not TOML that tomlScan can read.
-var errTOML = errors.New("not valid TOML")
+// ErrTOML: a document is not TOML that tomlScan can read.
+var ErrTOML = errors.New("not valid TOML")
 
 type tomlScanner struct {
 	b   []byte
 	i   int
-	doc tomlDoc
+	doc TOMLDoc
 }
 
 func (s *tomlScanner) errorf(format string, args ...any) error {
 	line := 1 + bytes.Count(s.b[:min(s.i, len(s.b))], []byte("\n"))
-	return fmt.Errorf("%w: line %d: %s", errTOML, line, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: line %d: %s", ErrTOML, line, fmt.Sprintf(format, args...))
 }
 
-// scanTOML reads doc's headers and key/value pairs, or says where it is not TOML.
-func scanTOML(doc []byte) (tomlDoc, error) {
+// ScanTOML reads doc's headers and key/value pairs, or says where it is not TOML.
+func ScanTOML(doc []byte) (TOMLDoc, error) {
 	s := &tomlScanner{b: doc}
 	if bytes.HasPrefix(doc, []byte("\xef\xbb\xbf")) {
 		s.i = 3
@@ -222,7 +222,7 @@ func (s *tomlScanner) value(path []string, depth int, inline, record bool) error
 	if s.i >= len(s.b) {
 		return s.errorf("a value is missing")
 	}
-	e := tomlEntry{path: path, tableDepth: depth, valStart: s.i, inline: inline}
+	e := TOMLEntry{path: path, tableDepth: depth, valStart: s.i, inline: inline}
 	idx := -1
 	if record {
 		idx = len(s.doc.entries)
@@ -235,7 +235,7 @@ func (s *tomlScanner) value(path []string, depth int, inline, record bool) error
 			return err
 		}
 		e.kind = 's'
-		if e.str, err = tomlDecodeString(s.b[e.valStart:end]); err != nil {
+		if e.Str, err = tomlDecodeString(s.b[e.valStart:end]); err != nil {
 			s.i = e.valStart
 			return s.errorf("%v", err)
 		}
@@ -292,7 +292,7 @@ func (s *tomlScanner) value(path []string, depth int, inline, record bool) error
 		}
 	}
 	e.valEnd = s.i
-	e.raw = string(s.b[e.valStart:e.valEnd])
+	e.Raw = string(s.b[e.valStart:e.valEnd])
 	if record {
 		s.doc.entries[idx] = e
 	}
@@ -414,8 +414,8 @@ func tomlDecodeString(tok []byte) (string, error) {
 	return b.String(), nil
 }
 
-// tomlQuote is s as a TOML basic string.
-func tomlQuote(s string) string {
+// QuoteTOML is s as a TOML basic string.
+func QuoteTOML(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
@@ -454,20 +454,20 @@ func tomlKey(path []string) string {
 		if bare {
 			parts[i] = p
 		} else {
-			parts[i] = tomlQuote(p)
+			parts[i] = QuoteTOML(p)
 		}
 	}
 	return strings.Join(parts, ".")
 }
 
 // lookup returns the last value recorded at path, if any.
-func (d tomlDoc) lookup(path ...string) (tomlEntry, bool) {
+func (d TOMLDoc) Lookup(path ...string) (TOMLEntry, bool) {
 	for i := len(d.entries) - 1; i >= 0; i-- {
 		if equalPath(d.entries[i].path, path) {
 			return d.entries[i], true
 		}
 	}
-	return tomlEntry{}, false
+	return TOMLEntry{}, false
 }
 
 func equalPath(a, b []string) bool {
@@ -489,12 +489,12 @@ func hasPrefixPath(path, prefix []string) bool {
 // errTOMLShape: the value cannot be set without rewriting what defines its table.
 var errTOMLShape = errors.New("cannot be edited in place")
 
-// setTOMLString returns doc with the string at path (a table's path and a key) set to
+// SetTOMLString returns doc with the string at path (a table's path and a key) set to
 // value, changing nothing else: an existing value is replaced where it is; a missing key
 // goes right under its table's header; a missing table is appended at the end of the file.
 // When the file defines the table in a way a new key or header cannot join (dotted keys,
 // an inline table, an array of tables), it is errTOMLShape and doc is not changed.
-func setTOMLString(doc []byte, path []string, value string) ([]byte, error) {
+func SetTOMLString(doc []byte, path []string, value string) ([]byte, error) {
 	if len(path) < 2 {
 		return nil, fmt.Errorf("%w: a top-level key", errTOMLShape)
 	}
@@ -503,12 +503,12 @@ func setTOMLString(doc []byte, path []string, value string) ([]byte, error) {
 			return nil, fmt.Errorf("%w: %q is not UTF-8, which TOML needs", errTOMLShape, p)
 		}
 	}
-	d, err := scanTOML(doc)
+	d, err := ScanTOML(doc)
 	if err != nil {
 		return nil, err
 	}
-	if e, ok := d.lookup(path...); ok {
-		out := append(append(append([]byte{}, doc[:e.valStart]...), tomlQuote(value)...), doc[e.valEnd:]...)
+	if e, ok := d.Lookup(path...); ok {
+		out := append(append(append([]byte{}, doc[:e.valStart]...), QuoteTOML(value)...), doc[e.valEnd:]...)
 		return out, nil
 	}
 	table, key := path[:len(path)-1], path[len(path)-1]
@@ -516,7 +516,7 @@ func setTOMLString(doc []byte, path []string, value string) ([]byte, error) {
 	if i := bytes.IndexByte(doc, '\n'); i > 0 && doc[i-1] == '\r' {
 		nl = "\r\n"
 	}
-	line := tomlKey([]string{key}) + " = " + tomlQuote(value) + nl
+	line := tomlKey([]string{key}) + " = " + QuoteTOML(value) + nl
 	// Whatever already holds the key or the table's place decides whether either can be
 	// added: a value where a table must be, or a table made by dotted keys or inline.
 	full := append(append([]string{}, table...), key)

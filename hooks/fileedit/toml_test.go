@@ -1,4 +1,4 @@
-package hooks
+package fileedit
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func TestScanTOML(t *testing.T) {
 		"[a]\nb.c = { d = \"\\u00e9\\t\", e = [ ], f.g = '''\nraw\\n''' }\n" +
 		"ml = \"\"\"\n  one \\\n    two\"\"\"\"\n" +
 		"lit = '''it''s'''\n"
-	d, err := scanTOML([]byte(doc))
+	d, err := ScanTOML([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,19 +43,19 @@ func TestScanTOML(t *testing.T) {
 		{[]string{"a", "ml"}, 's', "  one two\""},
 		{[]string{"a", "lit"}, 's', "it''s"},
 	} {
-		e, ok := d.lookup(tc.path...)
+		e, ok := d.Lookup(tc.path...)
 		if !ok {
 			t.Errorf("%q: not found", tc.path)
 			continue
 		}
-		if e.kind != tc.kind || e.str != tc.str {
-			t.Errorf("%q: kind %c %q, want %c %q", tc.path, e.kind, e.str, tc.kind, tc.str)
+		if e.kind != tc.kind || e.Str != tc.str {
+			t.Errorf("%q: kind %c %q, want %c %q", tc.path, e.kind, e.Str, tc.kind, tc.str)
 		}
 	}
-	if e, _ := d.lookup("when"); doc[e.valStart:e.valEnd] != "1979-05-27 07:32:00Z" {
+	if e, _ := d.Lookup("when"); doc[e.valStart:e.valEnd] != "1979-05-27 07:32:00Z" {
 		t.Errorf("when's value is %q", doc[e.valStart:e.valEnd])
 	}
-	if e, _ := d.lookup("a", "b", "c", "d"); !e.inline || e.tableDepth != 1 {
+	if e, _ := d.Lookup("a", "b", "c", "d"); !e.inline || e.tableDepth != 1 {
 		t.Errorf("an inline table's key: inline %v, depth %d", e.inline, e.tableDepth)
 	}
 	var headers []string
@@ -87,8 +87,8 @@ func TestScanTOMLErrors(t *testing.T) {
 		"\"\"\"k\"\"\" = 1\n",
 		"a = ,\n",
 	} {
-		if _, err := scanTOML([]byte(doc)); !errors.Is(err, errTOML) {
-			t.Errorf("%q: err %v, want errTOML", doc, err)
+		if _, err := ScanTOML([]byte(doc)); !errors.Is(err, ErrTOML) {
+			t.Errorf("%q: err %v, want ErrTOML", doc, err)
 		}
 	}
 }
@@ -120,14 +120,14 @@ func TestSetTOMLString(t *testing.T) {
 			"[hooks]\nstate = { \"/p/.codex/hooks.json:stop:0:0\" = { trusted_hash = \"H\" } }\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := setTOMLString([]byte(tc.doc), key, "H")
+			out, err := SetTOMLString([]byte(tc.doc), key, "H")
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(out) != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", out, tc.want)
 			}
-			again, err := setTOMLString(out, key, "H")
+			again, err := SetTOMLString(out, key, "H")
 			if err != nil || !bytes.Equal(again, out) {
 				t.Errorf("a second set changed the file (%v):\n%s", err, again)
 			}
@@ -147,29 +147,29 @@ func TestSetTOMLStringRefuses(t *testing.T) {
 		"[hooks.state.K.trusted_hash]\n",
 		"[hooks.state.K]\ntrusted_hash.x = 1\n",
 	} {
-		out, err := setTOMLString([]byte(doc), key, "H")
+		out, err := SetTOMLString([]byte(doc), key, "H")
 		if !errors.Is(err, errTOMLShape) {
 			t.Errorf("%q: got %q, %v; want errTOMLShape", doc, out, err)
 		}
 	}
-	if _, err := setTOMLString([]byte("a = \n"), key, "H"); !errors.Is(err, errTOML) {
+	if _, err := SetTOMLString([]byte("a = \n"), key, "H"); !errors.Is(err, ErrTOML) {
 		t.Errorf("invalid TOML: err %v", err)
 	}
 }
 
 func TestTOMLQuoteRoundTrip(t *testing.T) {
 	for _, s := range []string{"", "plain", `a "quoted" \ path`, "tab\there\nnewline\x01\x7f", "é ☃ \U0001F600"} {
-		d, err := scanTOML([]byte("k = " + tomlQuote(s) + "\n"))
+		d, err := ScanTOML([]byte("k = " + QuoteTOML(s) + "\n"))
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		if e, _ := d.lookup("k"); e.str != s {
-			t.Errorf("%q came back as %q", s, e.str)
+		if e, _ := d.Lookup("k"); e.Str != s {
+			t.Errorf("%q came back as %q", s, e.Str)
 		}
 	}
 }
 
-// FuzzSetTOMLString checks, for any document scanTOML reads, that setting a value leaves a
+// FuzzSetTOMLString checks, for any document ScanTOML reads, that setting a value leaves a
 // document it still reads, with the value set, every other key and header as it was, and
 // only the value's own bytes (or nothing, for an insertion) replaced; setting it again
 // changes nothing. Nothing may panic.
@@ -185,26 +185,26 @@ func FuzzSetTOMLString(f *testing.F) {
 		f.Add([]byte(s), "K", "sha256:00")
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, key, value string) {
-		before, err := scanTOML(doc)
+		before, err := ScanTOML(doc)
 		if err != nil {
 			return
 		}
 		path := []string{"hooks", "state", key, "trusted_hash"}
-		out, err := setTOMLString(doc, path, value)
+		out, err := SetTOMLString(doc, path, value)
 		if err != nil {
 			if !errors.Is(err, errTOMLShape) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return
 		}
-		after, err := scanTOML(out)
+		after, err := ScanTOML(out)
 		if err != nil {
 			t.Fatalf("the result does not scan: %v\n%q", err, out)
 		}
-		if e, ok := after.lookup(path...); !ok || e.kind != 's' || e.str != value {
+		if e, ok := after.Lookup(path...); !ok || e.kind != 's' || e.Str != value {
 			t.Fatalf("the value is not set: %+v in %q", e, out)
 		}
-		old, had := before.lookup(path...)
+		old, had := before.Lookup(path...)
 		p := 0
 		for p < len(doc) && p < len(out) && doc[p] == out[p] {
 			p++
@@ -220,10 +220,10 @@ func FuzzSetTOMLString(f *testing.F) {
 		} else if p+s != len(doc) {
 			t.Fatalf("an insertion removed bytes: %q -> %q", doc, out)
 		}
-		keep := func(d tomlDoc) (keys []string) {
+		keep := func(d TOMLDoc) (keys []string) {
 			for _, e := range d.entries {
 				if !equalPath(e.path, path) {
-					keys = append(keys, tomlKey(e.path)+"="+string(e.kind)+e.str)
+					keys = append(keys, tomlKey(e.path)+"="+string(e.kind)+e.Str)
 				}
 			}
 			for _, h := range d.headers {
@@ -236,7 +236,7 @@ func FuzzSetTOMLString(f *testing.F) {
 		if a, b := strings.Join(keep(before), "\x00"), strings.Join(keep(after), "\x00"); a != b {
 			t.Fatalf("other keys changed:\n%q\n%q", a, b)
 		}
-		again, err := setTOMLString(out, path, value)
+		again, err := SetTOMLString(out, path, value)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("setting again changed the file (%v): %q -> %q", err, out, again)
 		}

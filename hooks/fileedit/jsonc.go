@@ -1,14 +1,17 @@
-package hooks
+package fileedit
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 )
 
-// stripJSONComments blanks out // and /* */ comments outside strings, keeping every other
+// StripJSONComments blanks out // and /* */ comments outside strings, keeping every other
 // byte (newlines included) where it was. Gemini CLI reads its settings and trusted folders
 // this way, and Copilot CLI writes comments into its config.json.
-func stripJSONComments(doc []byte) []byte {
+func StripJSONComments(doc []byte) []byte {
 	out := bytes.Clone(doc)
 	for i := 0; i < len(out); i++ {
 		switch {
@@ -39,13 +42,16 @@ func stripJSONComments(doc []byte) []byte {
 	return out
 }
 
-// readJSONC decodes the JSON-with-comments file at path into v; a missing file leaves v
+// ReadJSONC decodes the JSON-with-comments file at path into v; a missing file leaves v
 // as it is and is not an error.
-func readJSONC(path string, v any) (found bool, err error) {
-	doc, err := readIfExists(path)
-	if err != nil || doc == nil {
+func ReadJSONC(path string, v any) (found bool, err error) {
+	doc, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
 		return false, err
 	}
 	doc = bytes.TrimPrefix(doc, []byte("\xef\xbb\xbf"))
-	return true, json.Unmarshal(stripJSONComments(doc), v)
+	return true, json.Unmarshal(StripJSONComments(doc), v)
 }

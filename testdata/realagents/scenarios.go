@@ -293,7 +293,7 @@ func blockCap(t *testing.T, inst Installed, gitLoop string) {
 }
 
 // Driver mode: `git loop run … -- AGENT` starts the agent afresh for each iteration, with
-// the Task first and then the continuation message as its prompt. The first run claims it
+// the task first and then the continuation message as its prompt. The first run claims it
 // is done without fixing anything and is sent back; the second fixes the bug and promises;
 // the loop completes at iteration 2. The agent's own git-loop hook is installed too, as a
 // person who also uses the agent interactively has it: under the driver it must stay out of
@@ -314,10 +314,10 @@ func driver(t *testing.T, inst Installed, gitLoop string) {
 
 	first, second := e.MainRequest(0, 0), e.MainRequest(1, 0)
 	if !strings.Contains(first.LastUser, Task) {
-		t.Errorf("the first run's prompt is not the Task: %q", first.LastUser)
+		t.Errorf("the first run's prompt is not the task: %q", first.LastUser)
 	}
 	if !strings.Contains(second.LastUser, "Sub(5, 3) = 8, want 2") || !strings.Contains(second.LastUser, Task) {
-		t.Errorf("the second run's prompt lacks the Task or the failing test's output: %q", second.LastUser)
+		t.Errorf("the second run's prompt lacks the task or the failing test's output: %q", second.LastUser)
 	}
 	if st := e.Status("fix"); st.Status != "completed" || st.Iteration != 2 {
 		t.Errorf("loop %s at iteration %d (%s), want completed at iteration 2", st.Status, st.Iteration, st.Reason)
@@ -471,7 +471,7 @@ func resume(t *testing.T, inst Installed, gitLoop string) {
 		t.Fatalf("after the first run: loop %s at iteration %d (%s), want paused at its limit", st.Status, st.Iteration, st.Reason)
 	}
 	e.Loop("resume", "fix", "--max-iterations", "4")
-	r := e.ResumeAgent(AgentTimeout, "Go on with the Task.")
+	r := e.ResumeAgent(AgentTimeout, "Go on with the task.")
 	t.Logf("%s resumed in %v", inst.Name, r.Took.Round(time.Millisecond))
 	if r.Code != 0 {
 		t.Errorf("%s (resumed) exited %d", inst.Name, r.Code)

@@ -9,27 +9,8 @@ import (
 	"testing"
 
 	"github.com/git-loop/git-loop/hooks/fileedit"
+	"github.com/git-loop/git-loop/testdata/realagents"
 )
-
-// doctorWorld is a throwaway home (the agents' user files) and a git repository, with a
-// git-loop on PATH for the hook commands to find.
-func doctorWorld(t *testing.T) (home, repo string) {
-	root := physical(t.TempDir())
-	home, repo = filepath.Join(root, "home"), filepath.Join(root, "repo")
-	bin := filepath.Join(root, "bin")
-	writeString(t, filepath.Join(bin, "git-loop"), "#!/bin/sh\nexit 0\n")
-	if err := os.Chmod(filepath.Join(bin, "git-loop"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"CODEX_HOME", "COPILOT_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
-		"GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "COPILOT_ALLOW_ALL"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	git(t, root, "init", "-q", repo)
-	return home, repo
-}
 
 func TestGeminiTrustProblem(t *testing.T) {
 	for _, tc := range []struct {
@@ -56,7 +37,7 @@ func TestGeminiTrustProblem(t *testing.T) {
 		{name: "an unreadable file", folders: `{"REPO": `, bad: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home, repo := doctorWorld(t)
+			home, repo := realagents.DoctorWorld(t)
 			root := filepath.Dir(repo)
 			fill := func(s string) string { return strings.NewReplacer("ROOT", root, "REPO", repo).Replace(s) }
 			for k, v := range tc.env {
@@ -67,10 +48,10 @@ func TestGeminiTrustProblem(t *testing.T) {
 				if path == "" {
 					path = filepath.Join(home, ".gemini", "trustedFolders.json")
 				}
-				writeString(t, path, fill(tc.folders))
+				realagents.WriteString(t, path, fill(tc.folders))
 			}
 			if tc.settings != "" {
-				writeString(t, filepath.Join(home, ".gemini", "settings.json"), tc.settings)
+				realagents.WriteString(t, filepath.Join(home, ".gemini", "settings.json"), tc.settings)
 			}
 			p, bad := geminiTrustProblem(repo, home)
 			if bad != tc.bad {
@@ -97,10 +78,10 @@ func TestCopilotTrustProblem(t *testing.T) {
 		{name: "COPILOT_ALLOW_ALL=1 allows tools, trusts nothing", allowAll: "1", bad: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home, repo := doctorWorld(t)
+			home, repo := realagents.DoctorWorld(t)
 			fill := strings.NewReplacer("ROOT", filepath.Dir(repo), "REPO", repo).Replace
 			if tc.config != "" {
-				writeString(t, filepath.Join(home, ".copilot", "config.json"), fill(tc.config))
+				realagents.WriteString(t, filepath.Join(home, ".copilot", "config.json"), fill(tc.config))
 			}
 			t.Setenv("COPILOT_ALLOW_ALL", tc.allowAll)
 			if p, bad := copilotTrustProblem(repo, home); bad != tc.bad {
@@ -111,7 +92,7 @@ func TestCopilotTrustProblem(t *testing.T) {
 }
 
 func TestDoctor(t *testing.T) {
-	home, repo := doctorWorld(t)
+	home, repo := realagents.DoctorWorld(t)
 	rep := Doctor(repo)
 	if rep.OK || rep.Installed() || len(rep.Agents) != 5 { // no agent would run a loop
 		t.Fatalf("nothing installed: %+v", rep)
@@ -164,17 +145,17 @@ func TestDoctor(t *testing.T) {
 	}
 
 	// What the person does once, then everything runs.
-	writeString(t, filepath.Join(home, ".codex", "config.toml"),
-		readString(t, filepath.Join(home, ".codex", "config.toml"))+"\n[projects."+fileedit.QuoteTOML(repo)+"]\ntrust_level = \"trusted\"\n")
-	writeString(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+fileedit.QuoteTOML(repo)+`: "TRUST_FOLDER"}`)
-	writeString(t, filepath.Join(home, ".copilot", "config.json"), `{"trustedFolders": [`+fileedit.QuoteTOML(repo)+`]}`)
+	realagents.WriteString(t, filepath.Join(home, ".codex", "config.toml"),
+		realagents.ReadString(t, filepath.Join(home, ".codex", "config.toml"))+"\n[projects."+fileedit.QuoteTOML(repo)+"]\ntrust_level = \"trusted\"\n")
+	realagents.WriteString(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+fileedit.QuoteTOML(repo)+`: "TRUST_FOLDER"}`)
+	realagents.WriteString(t, filepath.Join(home, ".copilot", "config.json"), `{"trustedFolders": [`+fileedit.QuoteTOML(repo)+`]}`)
 	if rep = Doctor(repo); !rep.OK {
 		t.Errorf("not OK once trusted:\n%s", rep)
 	}
 
 	// A changed hook is no longer the one reviewed; git-loop on PATH is needed by all.
 	hooksJSON := filepath.Join(repo, ".codex", "hooks.json")
-	writeString(t, hooksJSON, strings.Replace(readString(t, hooksJSON), "660", "300", 1))
+	realagents.WriteString(t, hooksJSON, strings.Replace(realagents.ReadString(t, hooksJSON), "660", "300", 1))
 	t.Setenv("PATH", t.TempDir())
 	rep = Doctor(repo)
 	if rep.OK || !strings.Contains(rep.String(), "changed since it was reviewed") || strings.Count(rep.String(), "git-loop is not on PATH") != 6 {
@@ -188,7 +169,7 @@ func TestDoctor(t *testing.T) {
 }
 
 func TestDoctorOutsideAWorktree(t *testing.T) {
-	home, _ := doctorWorld(t)
+	home, _ := realagents.DoctorWorld(t)
 	if _, err := Install("gemini", "", true); err != nil {
 		t.Fatal(err)
 	}

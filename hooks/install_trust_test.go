@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/git-loop/git-loop/hooks/fileedit"
+	"github.com/git-loop/git-loop/testdata/realagents"
 )
 
 func installText(t *testing.T, agent, dir string, user bool) string {
@@ -38,7 +39,7 @@ func TestInstallReadiesHooks(t *testing.T) {
 		{agent: "cursor", not: "will not run"},
 	} {
 		t.Run(tc.agent+map[bool]string{true: " --user"}[tc.user], func(t *testing.T) {
-			home, repo := doctorWorld(t)
+			home, repo := realagents.DoctorWorld(t)
 			got := installText(t, tc.agent, repo, tc.user)
 			for _, s := range tc.says {
 				if s = strings.NewReplacer("REPO", repo, "HOME", home).Replace(s); !strings.Contains(got, s) {
@@ -53,19 +54,19 @@ func TestInstallReadiesHooks(t *testing.T) {
 }
 
 func TestInstallCodexKeepsConfig(t *testing.T) {
-	home, repo := doctorWorld(t)
+	home, repo := realagents.DoctorWorld(t)
 	cfg := filepath.Join(home, ".codex", "config.toml")
 	mine := "# my Codex\nmodel = \"o3\"\n\n[projects." + fileedit.QuoteTOML(repo) + "]\ntrust_level = \"trusted\" # yes\n"
-	writeString(t, cfg, mine)
+	realagents.WriteString(t, cfg, mine)
 	got := installText(t, "codex", repo, false)
 	if strings.Contains(got, "will not run") {
 		t.Errorf("a trusted project with its hook reviewed:\n%s", got)
 	}
-	after := readString(t, cfg)
+	after := realagents.ReadString(t, cfg)
 	if !strings.HasPrefix(after, mine+"\n[hooks.state.") {
 		t.Errorf("config.toml was not only appended to:\n%s", after)
 	}
-	if again := installText(t, "codex", repo, false); !strings.Contains(again, "already present in "+cfg) || readString(t, cfg) != after {
+	if again := installText(t, "codex", repo, false); !strings.Contains(again, "already present in "+cfg) || realagents.ReadString(t, cfg) != after {
 		t.Errorf("a second install changed config.toml:\n%s", again)
 	}
 	if rep := Doctor(repo); !rep.OK {
@@ -76,10 +77,10 @@ func TestInstallCodexKeepsConfig(t *testing.T) {
 // In a linked worktree Codex reads the main checkout's hooks: install reviews those, and
 // says so when the main checkout has none.
 func TestInstallCodexLinkedWorktree(t *testing.T) {
-	home, main := doctorWorld(t)
+	home, main := realagents.DoctorWorld(t)
 	wt := filepath.Join(filepath.Dir(main), "wt")
-	git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
-	git(t, main, "worktree", "add", "-q", wt)
+	realagents.Git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
+	realagents.Git(t, main, "worktree", "add", "-q", wt)
 	got := installText(t, "codex", wt, false)
 	if !strings.Contains(got, "in a linked worktree Codex reads the project's hooks from the main checkout, and "+
 		filepath.Join(main, ".codex", "hooks.json")+" has none of git-loop's") || strings.Contains(got, "added the review") {
@@ -90,7 +91,7 @@ func TestInstallCodexLinkedWorktree(t *testing.T) {
 	if !strings.Contains(got, "already present in "+filepath.Join(home, ".codex", "config.toml")+": the review of Codex hook "+filepath.Join(main, ".codex", "hooks.json")+":stop:0:0") {
 		t.Errorf("install in a worktree whose main checkout has the hook:\n%s", got)
 	}
-	writeString(t, filepath.Join(home, ".codex", "config.toml"), readString(t, filepath.Join(home, ".codex", "config.toml"))+
+	realagents.WriteString(t, filepath.Join(home, ".codex", "config.toml"), realagents.ReadString(t, filepath.Join(home, ".codex", "config.toml"))+
 		"\n[projects."+fileedit.QuoteTOML(main)+"]\ntrust_level = \"trusted\"\n")
 	if rep := Doctor(wt); !rep.OK {
 		t.Errorf("doctor in the worktree, main checkout trusted and reviewed:\n%s", rep)

@@ -3,12 +3,12 @@ package hooks
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/git-loop/git-loop/hooks/fileedit"
+	"github.com/git-loop/git-loop/testdata/realagents"
 )
 
 // The hashes below are what codex app-server 0.169.0's hooks/list reported as currentHash
@@ -102,7 +102,7 @@ func TestRecordCodexReviews(t *testing.T) {
 		if err != nil || !res.Created || len(res.Added) != 1 {
 			t.Fatalf("%+v, %v", res, err)
 		}
-		if got := readString(t, cfg); got != "[hooks.state.\"/p/.codex/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:new\"\n" {
+		if got := realagents.ReadString(t, cfg); got != "[hooks.state.\"/p/.codex/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:new\"\n" {
 			t.Errorf("wrote %q", got)
 		}
 		if fi, _ := os.Stat(cfg); fi.Mode().Perm() != 0o600 {
@@ -112,13 +112,13 @@ func TestRecordCodexReviews(t *testing.T) {
 	t.Run("the rest of the file is kept, a stale hash replaced, then nothing to do", func(t *testing.T) {
 		cfg := filepath.Join(t.TempDir(), "config.toml")
 		before := "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/p/.codex/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:old\"  # reviewed\n\n[x]\ny = 1\n"
-		writeString(t, cfg, before)
+		realagents.WriteString(t, cfg, before)
 		os.Chmod(cfg, 0o640)
 		res, err := recordCodexReviews(cfg, []codexHookRef{ref, {key: "k2", why: "no hash"}})
 		if err != nil || res.Created || len(res.Added) != 1 {
 			t.Fatalf("%+v, %v", res, err)
 		}
-		if got, want := readString(t, cfg), strings.Replace(before, "sha256:old", "sha256:new", 1); got != want {
+		if got, want := realagents.ReadString(t, cfg), strings.Replace(before, "sha256:old", "sha256:new", 1); got != want {
 			t.Errorf("got\n%s\nwant\n%s", got, want)
 		}
 		if fi, _ := os.Stat(cfg); fi.Mode().Perm() != 0o640 {
@@ -132,12 +132,12 @@ func TestRecordCodexReviews(t *testing.T) {
 	t.Run("a file the review cannot join is left alone, saying why", func(t *testing.T) {
 		for _, before := range []string{"[hooks]\nstate = {}\n", "model = \n"} {
 			cfg := filepath.Join(t.TempDir(), "config.toml")
-			writeString(t, cfg, before)
+			realagents.WriteString(t, cfg, before)
 			res, err := recordCodexReviews(cfg, []codexHookRef{ref})
 			if err != nil || len(res.Added) != 0 || !strings.Contains(res.Kept, "/hooks") {
 				t.Errorf("%q: %+v, %v", before, res, err)
 			}
-			if readString(t, cfg) != before {
+			if realagents.ReadString(t, cfg) != before {
 				t.Errorf("%q was changed", before)
 			}
 		}
@@ -147,9 +147,9 @@ func TestRecordCodexReviews(t *testing.T) {
 func TestCodexMainCheckout(t *testing.T) {
 	root := physical(t.TempDir())
 	main, wt := filepath.Join(root, "main"), filepath.Join(root, "wt")
-	git(t, root, "init", "-q", main)
-	git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
-	git(t, main, "worktree", "add", "-q", wt)
+	realagents.Git(t, root, "init", "-q", main)
+	realagents.Git(t, main, "commit", "-q", "--allow-empty", "-m", "init")
+	realagents.Git(t, main, "worktree", "add", "-q", wt)
 	if got := codexMainCheckout(main); got != "" {
 		t.Errorf("main checkout: %q", got)
 	}
@@ -160,9 +160,9 @@ func TestCodexMainCheckout(t *testing.T) {
 		t.Errorf("CodexProjectHooks(wt) = %q, %q", file, m)
 	}
 	sub := filepath.Join(root, "sub")
-	git(t, root, "init", "-q", sub)
-	git(t, sub, "commit", "-q", "--allow-empty", "-m", "init")
-	git(t, main, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub")
+	realagents.Git(t, root, "init", "-q", sub)
+	realagents.Git(t, sub, "commit", "-q", "--allow-empty", "-m", "init")
+	realagents.Git(t, main, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub")
 	if got := codexMainCheckout(filepath.Join(main, "sub")); got != "" {
 		t.Errorf("a submodule (its .git names modules/, not worktrees/): %q", got)
 	}
@@ -186,37 +186,5 @@ func TestCodexProjectTrust(t *testing.T) {
 		if level, _ := codexProjectTrust(d, "/w/p", "/w/main"); level != tc.level {
 			t.Errorf("%s: %q, want %q", tc.name, level, tc.level)
 		}
-	}
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-func readString(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func writeString(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-loop/git-loop/testdata/realagents"
 	"github.com/git-loop/git-loop/testdata/realagents/trust"
 )
 
@@ -13,7 +14,7 @@ import (
 // more to do, as doctor says.
 func TestClaudeRunsProjectHooks(t *testing.T) {
 	claude := trust.RealAgent(t, "claude")[0]
-	_, repo := trust.DoctorWorld(t)
+	_, repo := realagents.DoctorWorld(t)
 	calls := trust.HookRecorder(t)
 	url := trust.StubModel(t)
 	for k, v := range map[string]string{"ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "stub-not-a-key", "DISABLE_TELEMETRY": "1",

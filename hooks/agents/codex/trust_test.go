@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/hooks"
+	"github.com/git-loop/git-loop/testdata/realagents"
 	"github.com/git-loop/git-loop/testdata/realagents/trust"
 )
 
@@ -97,9 +98,9 @@ func tomlQuote(s string) string {
 // the hook.
 func TestCodexReviewsMatchCodex(t *testing.T) {
 	exe := trust.RealAgent(t, "codex")[0]
-	home, repo := trust.DoctorWorld(t)
+	home, repo := realagents.DoctorWorld(t)
 	cfg := filepath.Join(home, ".codex", "config.toml")
-	trust.WriteString(t, cfg, "# offline\ncheck_for_update_on_startup = false\n\n[analytics]\nenabled = false\n")
+	realagents.WriteString(t, cfg, "# offline\ncheck_for_update_on_startup = false\n\n[analytics]\nenabled = false\n")
 	key := filepath.Join(repo, ".codex", "hooks.json") + ":stop:0:0"
 	check := func(step, dir, scope, key string, want bool) {
 		t.Helper()
@@ -114,15 +115,15 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 
 	trust.InstallText(t, "codex", repo, false)
 	check("untrusted project", repo, "project", key, false)
-	trust.WriteString(t, cfg, trust.ReadString(t, cfg)+"\n[projects."+tomlQuote(repo)+"]\ntrust_level = \"trusted\"\n")
+	realagents.WriteString(t, cfg, realagents.ReadString(t, cfg)+"\n[projects."+tomlQuote(repo)+"]\ntrust_level = \"trusted\"\n")
 	check("trusted project, reviewed by install", repo, "project", key, true)
-	if !strings.HasPrefix(trust.ReadString(t, cfg), "# offline\ncheck_for_update_on_startup = false\n\n[analytics]\nenabled = false\n") {
-		t.Errorf("install did not keep config.toml:\n%s", trust.ReadString(t, cfg))
+	if !strings.HasPrefix(realagents.ReadString(t, cfg), "# offline\ncheck_for_update_on_startup = false\n\n[analytics]\nenabled = false\n") {
+		t.Errorf("install did not keep config.toml:\n%s", realagents.ReadString(t, cfg))
 	}
 
 	// Every handler's hash as Codex computes it, git-loop's and others, odd fields and all.
 	hooksFile := filepath.Join(repo, ".codex", "hooks.json")
-	trust.WriteString(t, hooksFile, `{"hooks": {
+	realagents.WriteString(t, hooksFile, `{"hooks": {
 	  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo s"}]}],
 	  "Stop": [
 	    {"hooks": [{"type": "command", "command": "echo other"}]},
@@ -138,7 +139,7 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 			} `json:"Stop"`
 		} `json:"hooks"`
 	}
-	json.Unmarshal([]byte(trust.ReadString(t, hooksFile)), &file)
+	json.Unmarshal([]byte(realagents.ReadString(t, hooksFile)), &file)
 	n := 0
 	for g, group := range file.Hooks.Stop {
 		for h, handler := range group.Hooks {
@@ -171,21 +172,21 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 	}
 
 	// An edited hook is one Codex no longer runs; a new install reviews it again.
-	trust.WriteString(t, hooksFile, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "git-loop hook codex stop", "timeout": 300}]}]}}`)
+	realagents.WriteString(t, hooksFile, `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "git-loop hook codex stop", "timeout": 300}]}]}}`)
 	check("edited since its review", repo, "project", key, false)
 	trust.InstallText(t, "codex", repo, false)
 	check("reviewed again", repo, "project", key, true)
 	header := "[hooks.state." + tomlQuote(key) + "]\n"
-	reviewed := trust.ReadString(t, cfg)
-	trust.WriteString(t, cfg, strings.Replace(reviewed, header, header+"enabled = false\n", 1))
+	reviewed := realagents.ReadString(t, cfg)
+	realagents.WriteString(t, cfg, strings.Replace(reviewed, header, header+"enabled = false\n", 1))
 	check("turned off in /hooks", repo, "project", key, false)
-	trust.WriteString(t, cfg, reviewed)
+	realagents.WriteString(t, cfg, reviewed)
 
 	// A linked worktree: Codex reads the main checkout's hooks, under the main's key.
-	trust.Git(t, repo, "add", ".codex/hooks.json")
-	trust.Git(t, repo, "commit", "-q", "-m", "codex hook")
+	realagents.Git(t, repo, "add", ".codex/hooks.json")
+	realagents.Git(t, repo, "commit", "-q", "-m", "codex hook")
 	wt := filepath.Join(filepath.Dir(repo), "wt")
-	trust.Git(t, repo, "worktree", "add", "-q", wt)
+	realagents.Git(t, repo, "worktree", "add", "-q", wt)
 	trust.InstallText(t, "codex", wt, false)
 	check("linked worktree", wt, "project", key, true)
 	if file, _ := hooks.CodexProjectHooks(wt); file+":stop:0:0" != key {
@@ -197,7 +198,7 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 	if err := os.MkdirAll(real, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	trust.WriteString(t, filepath.Join(real, "config.toml"), "check_for_update_on_startup = false\n")
+	realagents.WriteString(t, filepath.Join(real, "config.toml"), "check_for_update_on_startup = false\n")
 	link := filepath.Join(filepath.Dir(home), "codex-link")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-loop/git-loop/testdata/realagents"
 	"github.com/git-loop/git-loop/testdata/realagents/trust"
 )
 
@@ -16,7 +17,7 @@ import (
 // holds doctor's verdict to whether the project's hook ran.
 func TestCopilotTrustMatchesCopilot(t *testing.T) {
 	copilot := trust.RealAgent(t, "copilot")[0]
-	home, repo := trust.DoctorWorld(t)
+	home, repo := realagents.DoctorWorld(t)
 	calls := trust.HookRecorder(t)
 	url := trust.StubModel(t)
 	for k, v := range map[string]string{"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false", "COPILOT_PROVIDER_TYPE": "anthropic",
@@ -38,7 +39,7 @@ func TestCopilotTrustMatchesCopilot(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			os.Remove(config)
 			if tc.config != "" {
-				trust.WriteString(t, config, strings.NewReplacer("{REPO}", repo, "{PARENT}", filepath.Dir(repo)).Replace(tc.config))
+				realagents.WriteString(t, config, strings.NewReplacer("{REPO}", repo, "{PARENT}", filepath.Dir(repo)).Replace(tc.config))
 			}
 			t.Setenv("COPILOT_ALLOW_ALL", tc.allowAll)
 			verdict := trust.DoctorVerdict(repo, "copilot", "project")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-loop/git-loop/testdata/realagents"
 	"github.com/git-loop/git-loop/testdata/realagents/trust"
 )
 
@@ -16,7 +17,7 @@ import (
 // doctor's verdict to whether the project's hook ran.
 func TestGeminiTrustMatchesGemini(t *testing.T) {
 	gemini := trust.RealAgent(t, "gemini")
-	home, repo := trust.DoctorWorld(t)
+	home, repo := realagents.DoctorWorld(t)
 	calls := trust.HookRecorder(t)
 	url := trust.StubModel(t)
 	t.Setenv("GEMINI_API_KEY", "stub-not-a-key")
@@ -45,9 +46,9 @@ func TestGeminiTrustMatchesGemini(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			os.Remove(folders)
 			if tc.folders != "" {
-				trust.WriteString(t, folders, strings.NewReplacer("{REPO}", repo, "{PARENT}", parent).Replace(tc.folders))
+				realagents.WriteString(t, folders, strings.NewReplacer("{REPO}", repo, "{PARENT}", parent).Replace(tc.folders))
 			}
-			trust.WriteString(t, settings, offline(tc.folderTrust))
+			realagents.WriteString(t, settings, offline(tc.folderTrust))
 			if tc.env != "" {
 				k, v, _ := strings.Cut(tc.env, "=")
 				t.Setenv(k, v)
@@ -65,7 +66,7 @@ func TestGeminiTrustMatchesGemini(t *testing.T) {
 	}
 	t.Run("the user's hook, --skip-trust", func(t *testing.T) {
 		os.Remove(folders)
-		trust.WriteString(t, settings, offline(""))
+		realagents.WriteString(t, settings, offline(""))
 		os.RemoveAll(filepath.Join(repo, ".gemini"))
 		trust.InstallText(t, "gemini", "", true)
 		verdict := trust.DoctorVerdict(repo, "gemini", "user")

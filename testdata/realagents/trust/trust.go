@@ -13,8 +13,9 @@
 // hooks' own tests and package loop's import realagents, so realagents importing hooks
 // would be an import cycle.
 //
-// The helpers change the process's environment (HOME, PATH) with t.Setenv, so a test that
-// uses them cannot run in parallel with another.
+// The world they run in (realagents.DoctorWorld and the file helpers) is realagents', which
+// hooks' own tests use too. The helpers change the process's environment (HOME, PATH) with
+// t.Setenv, so a test that uses them cannot run in parallel with another.
 package trust
 
 import (
@@ -64,67 +65,6 @@ func RealAgent(t *testing.T, agent string) []string {
 	return matches[:1]
 }
 
-// DoctorWorld is a throwaway home (the agents' user files, HOME for the rest of the test)
-// and a git repository, with a git-loop on PATH for the hook commands to find, and every
-// variable of the agents' that moves their files or changes their trust unset.
-func DoctorWorld(t *testing.T) (home, repo string) {
-	t.Helper()
-	root := t.TempDir()
-	if p, err := filepath.EvalSymlinks(root); err == nil { // the paths agents and git print
-		root = p
-	}
-	home, repo = filepath.Join(root, "home"), filepath.Join(root, "repo")
-	bin := filepath.Join(root, "bin")
-	WriteString(t, filepath.Join(bin, "git-loop"), "#!/bin/sh\nexit 0\n")
-	if err := os.Chmod(filepath.Join(bin, "git-loop"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"CODEX_HOME", "COPILOT_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
-		"GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "COPILOT_ALLOW_ALL"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	Git(t, root, "init", "-q", repo)
-	return home, repo
-}
-
-// Git runs git in dir with a hermetic configuration and fixed identity, failing t if it
-// fails, and returns its output.
-func Git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-// ReadString is the content of the file at path, failing t if it cannot be read.
-func ReadString(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// WriteString writes s to the file at path, making its directory, failing t if it cannot.
-func WriteString(t *testing.T, path, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // InstallText installs git-loop's hooks for agent (hooks.Install: the project at dir, or
 // the user's when user is set), failing t if it fails, and returns what install says.
 func InstallText(t *testing.T, agent, dir string, user bool) string {
@@ -161,7 +101,7 @@ func HookRecorder(t *testing.T) (calls func() string) {
 	bin := t.TempDir()
 	log := filepath.Join(bin, "calls")
 	script := "#!/bin/sh\nif [ \"$1\" = hook ]; then cat >/dev/null; echo \"$2 $3\" >> " + strconv.Quote(log) + "; echo '{}'; fi\nexit 0\n"
-	WriteString(t, filepath.Join(bin, "git-loop"), script)
+	realagents.WriteString(t, filepath.Join(bin, "git-loop"), script)
 	if err := os.Chmod(filepath.Join(bin, "git-loop"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -311,16 +311,7 @@ func TestFindRenamedTest(t *testing.T) {
 			[]string{"test-removed test_calc.py:8 test_neg"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
-			var keys []string
-			for _, w := range got {
-				keys = append(keys, w.Kind+" "+w.Path+":"+strconv.Itoa(w.Line)+" "+w.Test)
-			}
-			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
-				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkFindOne(t, tt.path, tt.old, tt.new, tt.want) })
 	}
 	split := strings.Index(goTest, "func TestSub")
 	moved := []Change{{"calc_test.go", []byte(goTest), []byte(goTest[:split])},
@@ -357,16 +348,7 @@ func TestFindAssertionReformatted(t *testing.T) {
 			[]string{"assertion-removed calc_test.go:7 TestAdd"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := Find([]Change{{tt.path, []byte(tt.old), []byte(tt.new)}}, nil)
-			var keys []string
-			for _, w := range got {
-				keys = append(keys, w.Kind+" "+w.Path+":"+strconv.Itoa(w.Line)+" "+w.Test)
-			}
-			if strings.Join(keys, "|") != strings.Join(tt.want, "|") {
-				t.Fatalf("got %q, want %q\n%+v", keys, tt.want, got)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkFindOne(t, tt.path, tt.old, tt.new, tt.want) })
 	}
 }
 
@@ -396,5 +378,19 @@ func TestFindRunnerOptions(t *testing.T) {
 		if (len(got) > 0) != tt.weakens {
 			t.Errorf("%s: %q → %q: got %+v, want weakened %v", tt.path, tt.old, tt.new, got, tt.weakens)
 		}
+	}
+}
+
+// checkFindOne runs Find on one file changed from old to new and fails t unless it finds
+// exactly want, each as "KIND PATH:LINE TEST", in order.
+func checkFindOne(t *testing.T, path, old, new string, want []string) {
+	t.Helper()
+	got := Find([]Change{{path, []byte(old), []byte(new)}}, nil)
+	var keys []string
+	for _, w := range got {
+		keys = append(keys, w.Kind+" "+w.Path+":"+strconv.Itoa(w.Line)+" "+w.Test)
+	}
+	if strings.Join(keys, "|") != strings.Join(want, "|") {
+		t.Fatalf("got %q, want %q\n%+v", keys, want, got)
 	}
 }

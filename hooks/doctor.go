@@ -150,13 +150,14 @@ func (r DoctorReport) NextStep() string {
 // or for the user: the registry's doctorFiles where the agent reads more than the one file
 // install writes, else that file.
 func hookFiles(agent, dir, home string, user bool) []string {
-	if spec, ok := specOf(agent); ok && spec.doctorFiles != nil {
+	spec, _ := specOf(agent)
+	switch {
+	case spec.doctorFiles != nil:
 		return spec.doctorFiles(dir, home, user)
+	case user:
+		return []string{spec.userIn(home)}
 	}
-	if user {
-		return []string{agentInstalls[agent].user(home)}
-	}
-	return []string{agentInstalls[agent].project(dir)}
+	return []string{spec.projectFile(dir)}
 }
 
 // checkCodex, checkGemini, checkCopilot and checkCursor are the agents' own doctor checks
@@ -210,7 +211,7 @@ func claudeDoctorFiles(dir, _ string, user bool) []string {
 func copilotDoctorFiles(dir, home string, user bool) []string {
 	pattern := filepath.Join(dir, ".github", "hooks", "*.json")
 	if user {
-		pattern = filepath.Join(filepath.Dir(agentInstalls["copilot"].user(home)), "*.json")
+		pattern = filepath.Join(filepath.Dir(copilotUserFile(home)), "*.json")
 	}
 	files, _ := filepath.Glob(pattern)
 	return files

@@ -66,30 +66,20 @@ var (
 			{"powershell", "git-loop hook copilot agent-stop"}, {"timeoutSec", stopTimeout}}}}}
 )
 
-// agentInstall is where one agent's hooks go, for the project or the user.
-type agentInstall struct {
-	file    hookFile
-	project func(dir string) string
-	user    func(home string) string
+// The hook files' places, for the project at dir and for the user in home.
+func codexProjectFile(dir string) string { return filepath.Join(dir, ".codex", "hooks.json") }
+func codexUserFile(home string) string {
+	return filepath.Join(envOr("CODEX_HOME", filepath.Join(home, ".codex")), "hooks.json")
 }
-
-var agentInstalls = map[string]agentInstall{
-	"codex": {codexFile,
-		func(dir string) string { return filepath.Join(dir, ".codex", "hooks.json") },
-		func(home string) string {
-			return filepath.Join(envOr("CODEX_HOME", filepath.Join(home, ".codex")), "hooks.json")
-		}},
-	"gemini": {geminiFile,
-		func(dir string) string { return filepath.Join(dir, ".gemini", "settings.json") },
-		func(home string) string { return filepath.Join(home, ".gemini", "settings.json") }},
-	"cursor": {cursorFile,
-		func(dir string) string { return filepath.Join(dir, ".cursor", "hooks.json") },
-		func(home string) string { return filepath.Join(home, ".cursor", "hooks.json") }},
-	"copilot": {copilotFile,
-		func(dir string) string { return filepath.Join(dir, ".github", "hooks", "git-loop.json") },
-		func(home string) string {
-			return filepath.Join(envOr("COPILOT_HOME", filepath.Join(home, ".copilot")), "hooks", "git-loop.json")
-		}},
+func geminiProjectFile(dir string) string { return filepath.Join(dir, ".gemini", "settings.json") }
+func geminiUserFile(home string) string   { return filepath.Join(home, ".gemini", "settings.json") }
+func cursorProjectFile(dir string) string { return filepath.Join(dir, ".cursor", "hooks.json") }
+func cursorUserFile(home string) string   { return filepath.Join(home, ".cursor", "hooks.json") }
+func copilotProjectFile(dir string) string {
+	return filepath.Join(dir, ".github", "hooks", "git-loop.json")
+}
+func copilotUserFile(home string) string {
+	return filepath.Join(envOr("COPILOT_HOME", filepath.Join(home, ".copilot")), "hooks", "git-loop.json")
 }
 
 func envOr(key, def string) string {
@@ -102,13 +92,13 @@ func envOr(key, def string) string {
 // ErrUnknownAgent: install or hook was given an agent git-loop has no protocol for.
 var ErrUnknownAgent = errors.New("unknown agent")
 
-// userHookFile is where agent's hooks go for the user, in its home directory.
-func userHookFile(agent string) (string, error) {
+// inHome is where agent's hooks go for the user, at userIn of the home directory.
+func inHome(agent string, userIn func(home string) string) (string, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", fmt.Errorf("install: find the home directory for %s's user settings: %w", productOf(agent), err)
 	}
-	return agentInstalls[agent].user(home), nil
+	return userIn(home), nil
 }
 
 // doubleInstallNote looks for git-loop's hooks of agent in the agent's other files (the

@@ -28,6 +28,9 @@ type agentSpec struct {
 	// or for the user.
 	projectFile func(dir string) string
 	userFile    func() (string, error)
+	// userIn is userFile for a home directory, for the agents whose user file is in it
+	// (userFile is derived from it).
+	userIn func(home string) string
 	// settingsFiles are all the files the agent reads hooks from (project and user), where
 	// they are more than those two; nil: those two. A stop finds its own timeout in them.
 	settingsFiles func(dir string) []string
@@ -72,25 +75,23 @@ func init() {
 			{"session-start", false, func(_ context.Context, io Streams) int { return ClaudeSessionStart(io) }},
 		}, projectFile: ClaudeProjectSettings, userFile: ClaudeUserSettings, settingsFiles: claudeSettingsFiles,
 			afterInstall: installClaudeCommand, doctorFiles: claudeDoctorFiles},
-		{name: "codex", file: codexFile, product: "Codex", command: "codex", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+		{name: "codex", file: codexFile, projectFile: codexProjectFile, userIn: codexUserFile, product: "Codex", command: "codex", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, CodexStop},
 		}, check: checkCodex, ready: readyCodex},
-		{name: "gemini", file: geminiFile, product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
+		{name: "gemini", file: geminiFile, projectFile: geminiProjectFile, userIn: geminiUserFile, product: "Gemini CLI", command: "gemini", timeoutKey: "timeout", timeoutUnit: time.Millisecond, events: []agentEvent{
 			{"after-agent", true, GeminiAfterAgent},
 		}, check: checkGemini},
-		{name: "cursor", file: cursorFile, product: "Cursor", command: "cursor .", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
+		{name: "cursor", file: cursorFile, projectFile: cursorProjectFile, userIn: cursorUserFile, product: "Cursor", command: "cursor .", timeoutKey: "timeout", timeoutUnit: time.Second, events: []agentEvent{
 			{"stop", true, CursorStop},
 			{"after-agent-response", false, func(_ context.Context, io Streams) int { return CursorAfterResponse(io) }},
 		}, check: checkCursor},
-		{name: "copilot", file: copilotFile, product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
+		{name: "copilot", file: copilotFile, projectFile: copilotProjectFile, userIn: copilotUserFile, product: "Copilot CLI", command: "copilot", timeoutKey: "timeoutSec", timeoutUnit: time.Second, events: []agentEvent{
 			{"agent-stop", true, CopilotAgentStop},
 		}, doctorFiles: copilotDoctorFiles, check: checkCopilot},
 	}
 	for i := range registry {
-		if s := &registry[i]; s.projectFile == nil { // the agents whose files agentInstalls lists
-			ai := agentInstalls[s.name]
-			s.projectFile = ai.project
-			s.userFile = func() (string, error) { return userHookFile(s.name) }
+		if s := &registry[i]; s.userFile == nil { // a file in the home directory
+			s.userFile = func() (string, error) { return inHome(s.name, s.userIn) }
 		}
 	}
 }

@@ -19,6 +19,9 @@ func TestRegistryAgreesWithHookFiles(t *testing.T) {
 		if spec.file.agent != spec.name || spec.file.product != spec.product {
 			t.Errorf("%s: its hook file is %s's (%q), want its own (%q)", spec.name, spec.file.agent, spec.file.product, spec.product)
 		}
+		if spec.projectFile == nil || spec.userFile == nil {
+			t.Errorf("%s: no project or user hook file", spec.name)
+		}
 		if spec.command == "" || spec.timeoutKey == "" || spec.timeoutUnit <= 0 {
 			t.Errorf("%s: start command %q, timeout key %q, unit %v: want all three", spec.name, spec.command, spec.timeoutKey, spec.timeoutUnit)
 		}

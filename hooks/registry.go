@@ -125,10 +125,7 @@ func judges(agent, event string) bool {
 
 // Agents lists the agents install and hook know: claude first, then the others by name.
 func Agents() []string {
-	names := make([]string, len(registry))
-	for i, s := range registry {
-		names[i] = s.name
-	}
+	names := registryNames()
 	slices.SortFunc(names, func(a, b string) int {
 		switch {
 		case a == b:
@@ -146,22 +143,23 @@ func Agents() []string {
 // AgentList names the agents for help text, in the registry's order, the last joined by
 // conj: "claude, codex, gemini, cursor or copilot".
 func AgentList(conj string) string {
-	names := make([]string, len(registry))
-	for i, s := range registry {
-		names[i] = s.name
-	}
+	names := registryNames()
 	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
 // InstallHint is the command that installs an agent's hooks, with the other agents named.
 func InstallHint() string {
-	return "`git loop install " + registry[0].name + "` (or " + strings.Join(func() []string {
-		var rest []string
-		for _, s := range registry[1:] {
-			rest = append(rest, s.name)
-		}
-		return rest
-	}(), ", ") + ")"
+	names := registryNames()
+	return "`git loop install " + names[0] + "` (or " + strings.Join(names[1:], ", ") + ")"
+}
+
+// registryNames are the agents' names in the registry's order.
+func registryNames() []string {
+	names := make([]string, len(registry))
+	for i, s := range registry {
+		names[i] = s.name
+	}
+	return names
 }
 
 // knownHooks lists every agent's events, for the message about a hook git-loop does not

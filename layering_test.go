@@ -14,7 +14,8 @@ import (
 // allowedImports is the one-way dependency order of ARCHITECTURE.md, as the packages each may
 // import from one another:
 //
-//	main → hooks → the commands over loops (driver, importer, project, report, review, share)
+//	main → hooks → hooks/agents → each agent's package → hooks/kit
+//	     → the commands over loops (driver, importer, project, report, review, share)
 //	     → loop, the engine → its leaves (spec, diag) → snapshots → gitstore
 //
 // The engine imports none of the packages that only start, read or present loops: it is
@@ -25,15 +26,20 @@ import (
 var allowedImports = map[string][]string{
 	".":                {"hooks", "internal/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"internal/manpage": {},
-	"hooks":            {"hooks/fileedit", "hooks/sessionlog", "loop", "loop/report"},
+	"hooks":            {"hooks/agents", "hooks/agents/claude", "hooks/kit"},
 	"hooks/fileedit":   {},
 	"hooks/sessionlog": {"loop"},
 	"hooks/realagents": {},
-	// Each agent's package; today only its real-agent tests (testdata/realagents).
-	"hooks/agents/claude":  {},
-	"hooks/agents/codex":   {},
-	"hooks/agents/copilot": {},
-	"hooks/agents/gemini":  {},
+	// The list of the agents, and each agent's package: its plug-in, built from the kit.
+	"hooks/agents":         {"hooks/agents/claude", "hooks/agents/codex", "hooks/agents/copilot", "hooks/agents/cursor", "hooks/agents/gemini", "hooks/kit"},
+	"hooks/agents/claude":  agentImports,
+	"hooks/agents/codex":   agentImports,
+	"hooks/agents/copilot": agentImports,
+	"hooks/agents/cursor":  agentImports,
+	"hooks/agents/gemini":  agentImports,
+	"hooks/kit":            {"loop", "loop/report"},
+
+	"hooks/sessionlog/logtest": {"hooks/sessionlog"},
 
 	"loop/driver":   {"loop", "loop/report", "loop/spec", "internal/textutil", "gitstore"},
 	"loop/importer": {"loop", "loop/review", "internal/textutil"},
@@ -56,6 +62,11 @@ var allowedImports = map[string][]string{
 	"snapshots/ignore":       {"internal/wildmatch"},
 	"gitstore":               {"internal/wildmatch"}, // for includeIf
 }
+
+// agentImports are what an agent's package may import: the kit, the session-log reader, the
+// file editors and the engine (and the report package's file writing), never another agent
+// nor hooks itself.
+var agentImports = []string{"hooks/fileedit", "hooks/kit", "hooks/sessionlog", "loop", "loop/report"}
 
 // TestLayering fails when a package's non-test files import a package of this module that
 // the dependency order does not allow.

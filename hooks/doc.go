@@ -1,15 +1,17 @@
-// Package hooks speaks the agents' hook protocols: stdin payloads in, decisions out. It sits
-// between the CLI and package loop (main → hooks → loop): it reads what an agent's hook sends
-// on stdin, has loop decide, and answers in that agent's own protocol (Claude Code, Codex,
-// Gemini CLI, Cursor, Copilot CLI).
+// Package hooks is what `git loop hook`, `install` and `doctor` do for any agent. It sits
+// between the CLI and the agents' plug-ins (main → hooks → hooks/agents → each agent's
+// package → hooks/kit → loop):
 //
-// It also reads what a payload only points to, Claude Code's JSONL session transcript, on the
-// hot path of every agent stop:
+//   - [Run] dispatches `git loop hook AGENT EVENT` to the agent's handler, which reads the
+//     payload, has loop judge the stop and answers in the agent's own protocol; a hook git-loop
+//     does not know exits 0, saying so, so that it never traps an agent.
+//   - [Install] merges the agent's hooks into its files, byte for byte around what is there,
+//     and says what still keeps the agent from running them.
+//   - [Doctor] says, for every agent, where git-loop's hooks are installed and whether the
+//     agent would run them.
+//   - [ParseSlashArgs] reads the arguments of Claude Code's /git-loop command, which
+//     `git loop start --slash-args` is given.
 //
-//   - [LastAssistantText] finds the text of the last assistant turn by reading the transcript
-//     backwards from its end, so a stop costs the same whatever the session's length.
-//   - [UsageFrom] sums token usage forward from a stored offset, so a caller that keeps the
-//     offset pays only for what was appended since its last call.
-//
-// Both bound their memory: a line longer than 64 MiB is skipped, never loaded whole.
+// No agent is named here: the list is hooks/agents, and all that is particular to an agent
+// (payloads, answers, session logs, hook files, trust rules) is in its package.
 package hooks

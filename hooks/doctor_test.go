@@ -1,9 +1,7 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,85 +9,6 @@ import (
 	"github.com/git-loop/git-loop/hooks/fileedit"
 	"github.com/git-loop/git-loop/testdata/realagents"
 )
-
-func TestGeminiTrustProblem(t *testing.T) {
-	for _, tc := range []struct {
-		name, folders, settings string
-		env                     map[string]string
-		bad                     bool
-	}{
-		{name: "no file", bad: true},
-		{name: "the folder", folders: `{"REPO": "TRUST_FOLDER"}`},
-		{name: "a parent folder", folders: `{"ROOT": "TRUST_FOLDER"}`},
-		{name: "TRUST_PARENT names a child of the parent", folders: `{"REPO/x": "TRUST_PARENT"}`},
-		{name: "TRUST_PARENT of the folder itself is its parent, which holds it", folders: `{"REPO": "TRUST_PARENT"}`},
-		{name: "a sibling", folders: `{"ROOT/other": "TRUST_FOLDER"}`, bad: true},
-		{name: "the longest rule wins", folders: `{"ROOT": "TRUST_FOLDER", "REPO": "DO_NOT_TRUST"}`, bad: true},
-		{name: "the longest rule wins, the other way", folders: `{"ROOT": "DO_NOT_TRUST", "REPO": "TRUST_FOLDER"}`},
-		{name: "comments, as Gemini allows", folders: "// mine\n{\"REPO\": /* yes */ \"TRUST_FOLDER\"}"},
-		{name: "an unknown level, which Gemini refuses", folders: `{"ROOT": "TRUST_FOLDER", "REPO": "MAYBE"}`, bad: true},
-		{name: "folder trust off", settings: `{"security": {"folderTrust": {"enabled": false}}}`},
-		{name: "folder trust on", settings: `{"security": {"folderTrust": {"enabled": true}}}`, bad: true},
-		{name: "the environment trusts", env: map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "true"}},
-		{name: "the environment distrusts", folders: `{"REPO": "TRUST_FOLDER"}`, env: map[string]string{"GEMINI_CLI_TRUST_WORKSPACE": "false"}, bad: true},
-		{name: "restricted mode", folders: `{"REPO": "TRUST_FOLDER"}`, env: map[string]string{"GEMINI_RESTRICTED_MODE": "true"}, bad: true},
-		{name: "the file's place from the environment", env: map[string]string{"GEMINI_CLI_TRUSTED_FOLDERS_PATH": "ROOT/tf.json"}, folders: `{"REPO": "TRUST_FOLDER"}`},
-		{name: "an unreadable file", folders: `{"REPO": `, bad: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			home, repo := realagents.DoctorWorld(t)
-			root := filepath.Dir(repo)
-			fill := func(s string) string { return strings.NewReplacer("ROOT", root, "REPO", repo).Replace(s) }
-			for k, v := range tc.env {
-				t.Setenv(k, fill(v))
-			}
-			if tc.folders != "" {
-				path := os.Getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-				if path == "" {
-					path = filepath.Join(home, ".gemini", "trustedFolders.json")
-				}
-				realagents.WriteString(t, path, fill(tc.folders))
-			}
-			if tc.settings != "" {
-				realagents.WriteString(t, filepath.Join(home, ".gemini", "settings.json"), tc.settings)
-			}
-			p, bad := geminiTrustProblem(repo, home)
-			if bad != tc.bad {
-				t.Errorf("bad = %v (%+v), want %v", bad, p, tc.bad)
-			}
-			if bad && (p.Why == "" || p.Fix == "") {
-				t.Errorf("a problem without why or fix: %+v", p)
-			}
-		})
-	}
-}
-
-func TestCopilotTrustProblem(t *testing.T) {
-	for _, tc := range []struct {
-		name, config, allowAll string
-		bad                    bool
-	}{
-		{name: "no config", bad: true},
-		{name: "the folder", config: `{"trustedFolders": ["REPO"]}`},
-		{name: "a parent", config: `{"trustedFolders": ["ROOT"]}`},
-		{name: "a sibling", config: `{"trustedFolders": ["ROOT/other", "REPO-x"]}`, bad: true},
-		{name: "the comments Copilot writes", config: "// User settings belong in settings.json.\n// This file is managed automatically.\n{\n  \"trustedFolders\": [\n    \"REPO\"\n  ]\n}\n"},
-		{name: "COPILOT_ALLOW_ALL=true", allowAll: "true"},
-		{name: "COPILOT_ALLOW_ALL=1 allows tools, trusts nothing", allowAll: "1", bad: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			home, repo := realagents.DoctorWorld(t)
-			fill := strings.NewReplacer("ROOT", filepath.Dir(repo), "REPO", repo).Replace
-			if tc.config != "" {
-				realagents.WriteString(t, filepath.Join(home, ".copilot", "config.json"), fill(tc.config))
-			}
-			t.Setenv("COPILOT_ALLOW_ALL", tc.allowAll)
-			if p, bad := copilotTrustProblem(repo, home); bad != tc.bad {
-				t.Errorf("bad = %v (%+v), want %v", bad, p, tc.bad)
-			}
-		})
-	}
-}
 
 func TestDoctor(t *testing.T) {
 	home, repo := realagents.DoctorWorld(t)
@@ -181,43 +100,6 @@ func TestDoctorOutsideAWorktree(t *testing.T) {
 		!strings.Contains(rep.String(), "(git loop install codex --user)") {
 		t.Errorf("%s", rep)
 	}
-}
-
-func TestStripJSONComments(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"a": 1}`:                        `{"a": 1}`,
-		"// c\n{\"a\": 1} // d":           "    \n{\"a\": 1}     ",
-		`{"a": "// not /* a comment */"}`: `{"a": "// not /* a comment */"}`,
-		`{"a\"//": /* x */ 1}`:            `{"a\"//":         1}`,
-		"{/* a\nb */}":                    "{    \n    }",
-		"{} /* open":                      "{}        ",
-	} {
-		if got := string(fileedit.StripJSONComments([]byte(in))); got != want {
-			t.Errorf("%q: got %q, want %q", in, got, want)
-		}
-	}
-}
-
-// FuzzStripJSONComments: the result is as long as the input with its newlines where they
-// were, JSON (which has no comments) comes back unchanged, and nothing panics.
-func FuzzStripJSONComments(f *testing.F) {
-	for _, s := range []string{`{"a": 1}`, "// c\n{}", `{"a": "/*"} /* b */`, `"\\"//`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, doc []byte) {
-		out := fileedit.StripJSONComments(doc)
-		if len(out) != len(doc) {
-			t.Fatalf("length %d, want %d", len(out), len(doc))
-		}
-		for i := range doc {
-			if (doc[i] == '\n') != (out[i] == '\n') {
-				t.Fatalf("newline moved at %d: %q -> %q", i, doc, out)
-			}
-		}
-		if json.Valid(doc) && !bytes.Equal(out, doc) { // comments are never valid JSON
-			t.Fatalf("JSON changed: %q -> %q", doc, out)
-		}
-	})
 }
 
 // TestDoctorNextStep: what start says about who works on a new loop, from doctor's report.

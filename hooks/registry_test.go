@@ -4,38 +4,48 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/hooks/agents"
+	"github.com/git-loop/git-loop/hooks/kit"
 )
 
-// TestRegistryAgreesWithHookFiles: each registry entry's hook file is the agent's own and
-// says the same product, every event has a handler, and the hooks install writes are the
-// entry's events (so dispatch knows every command install writes).
+// TestRegistryAgreesWithHookFiles: each listed agent is whole (its files, start command,
+// timeout key and unit, a handler for every event), its hook file names its own product,
+// and the hooks install writes run its own events (so dispatch knows every command install
+// writes).
 func TestRegistryAgreesWithHookFiles(t *testing.T) {
-	for _, spec := range registry {
-		if spec.file.agent != spec.name || spec.file.product != spec.product {
-			t.Errorf("%s: its hook file is %s's (%q), want its own (%q)", spec.name, spec.file.agent, spec.file.product, spec.product)
+	seen := map[string]bool{}
+	for _, a := range agents.All {
+		if a.Name == "" || seen[a.Name] {
+			t.Errorf("agent %q: a name, and a name of its own, please", a.Name)
 		}
-		if spec.projectFile == nil || spec.userFile == nil {
-			t.Errorf("%s: no project or user hook file", spec.name)
+		seen[a.Name] = true
+		if a.File.Product != a.Product {
+			t.Errorf("%s: its hook file names %q, want its own product %q", a.Name, a.File.Product, a.Product)
 		}
-		if spec.command == "" || spec.timeoutKey == "" || spec.timeoutUnit <= 0 {
-			t.Errorf("%s: start command %q, timeout key %q, unit %v: want all three", spec.name, spec.command, spec.timeoutKey, spec.timeoutUnit)
+		if a.ProjectFile == nil || a.UserFile == nil {
+			t.Errorf("%s: no project or user hook file", a.Name)
+		}
+		if a.Command == "" || a.TimeoutKey == "" || a.TimeoutUnit <= 0 {
+			t.Errorf("%s: start command %q, timeout key %q, unit %v: want all three", a.Name, a.Command, a.TimeoutKey, a.TimeoutUnit)
 		}
 		var events []string
-		for _, e := range spec.events {
-			if e.run == nil {
-				t.Errorf("%s %s: no handler", spec.name, e.name)
+		for _, e := range a.Events {
+			if e.Run == nil {
+				t.Errorf("%s %s: no handler", a.Name, e.Name)
 			}
-			events = append(events, e.name)
+			events = append(events, e.Name)
 		}
-		for _, h := range spec.file.hooks {
-			agent, event, ok := gitLoopHookArgs(h.command)
-			if !ok || agent != spec.name || !slices.Contains(events, event) {
-				t.Errorf("%s: install writes %q, which is not one of its events %v", spec.name, h.command, events)
+		for _, h := range a.File.Hooks {
+			agent, event, ok := kit.GitLoopHookArgs(h.Command)
+			if !ok || agent != a.Name || !slices.Contains(events, event) {
+				t.Errorf("%s: install writes %q, which is not one of its events %v", a.Name, h.Command, events)
 			}
 		}
 	}
@@ -44,23 +54,33 @@ func TestRegistryAgreesWithHookFiles(t *testing.T) {
 	}
 }
 
-// TestNoAgentSwitchOutsideItsFiles: outside the registry, an agent's name is compared
-// (`== "codex"`, `case "codex":`) only in that agent's own files (whose names carry it), so
-// that adding an agent means adding its files and its registry entry, nothing else.
+// TestNoAgentSwitchOutsideItsFiles: in the module's code (tests aside), an agent's name is
+// compared (`== "codex"`, `case "codex":`) only inside that agent's own package,
+// hooks/agents/NAME, so that adding an agent means adding its package and its line in the
+// list (hooks/agents), nothing else.
 func TestNoAgentSwitchOutsideItsFiles(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := ".."
+	names := Agents()
 	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "registry.go" {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (name == "testdata" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		ast.Inspect(f, func(n ast.Node) bool {
 			var lits []ast.Expr
 			switch n := n.(type) {
@@ -77,11 +97,15 @@ func TestNoAgentSwitchOutsideItsFiles(t *testing.T) {
 					continue
 				}
 				agent, _ := strconv.Unquote(lit.Value)
-				if slices.Contains(Agents(), agent) && !strings.Contains(name, agent) {
-					t.Errorf("%s: compares with agent %q outside that agent's files; put it in its registry entry (registry.go) or its own file", fset.Position(lit.Pos()), agent)
+				if slices.Contains(names, agent) && !strings.HasPrefix(rel, "hooks/agents/"+agent+"/") {
+					t.Errorf("%s: compares with agent %q outside its package; put it in hooks/agents/%s", fset.Position(lit.Pos()), agent, agent)
 				}
 			}
 			return true
 		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,7 +5,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/git-loop/git-loop/hooks/agents/claude"
 )
+
+// SlashArgsEnd is the line Claude Code's /git-loop command writes after the arguments it
+// passes to `git-loop start --slash-args=-`: without it, the arguments were cut short.
+const SlashArgsEnd = claude.SlashArgsEnd
 
 // ErrSlashArgs marks /git-loop arguments that cannot be read: an unterminated quote, an
 // unknown option, an option without its value. Nothing is started.

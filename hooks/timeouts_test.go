@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-loop/git-loop/hooks/agents"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -53,7 +54,8 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 			if data, _ := os.ReadFile(res[0].Path); !strings.Contains(string(data), tt.unitText) {
 				t.Fatalf("%s holds no %s:\n%s", res[0].Path, tt.unitText, data)
 			}
-			got, from := installedStopTimeout(tt.agent, tt.event, dir)
+			a := agents.Named(tt.agent)
+			got, from := a.InstalledStopTimeout(tt.event, dir)
 			if got != want || from != res[0].Path {
 				t.Fatalf("read back %v from %q, want %v from %s", got, from, want, res[0].Path)
 			}
@@ -62,7 +64,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 			if _, err := Install(tt.agent, dir, true); err != nil {
 				t.Fatal(err)
 			}
-			user := agentHookFiles(tt.agent, dir)
+			user := a.ReadsHooksFrom(dir)
 			userFile := user[len(user)-1]
 			data, err := os.ReadFile(userFile)
 			if err != nil {
@@ -73,7 +75,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 				shorter = strings.Replace(shorter, "1860", "300", 1)
 			}
 			os.WriteFile(userFile, []byte(shorter), 0o644)
-			got, from = installedStopTimeout(tt.agent, tt.event, dir)
+			got, from = a.InstalledStopTimeout(tt.event, dir)
 			if got != 300*time.Second || from != userFile {
 				t.Fatalf("with the user's file at 300 s: %v from %q", got, from)
 			}

@@ -2,6 +2,7 @@ package sessionlog
 
 import (
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -44,4 +45,24 @@ func LastTurnText(r io.ReaderAt, size int64, lim Limits, classify Classifier) (t
 			return "", "", ErrNoText
 		}
 	}
+}
+
+// TurnText opens the log at path and reads its last turn's text backwards, each line
+// classified by classify (one agent's log format): the text and the id classify gave it.
+// Errors name path: ErrNoText (wrapped) when the turn holds none, and any error opening or
+// reading the file.
+func TurnText(path string, classify Classifier) (text, id string, err error) {
+	f, size, err := Open(path)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	text, id, err = LastTurnText(f, size, DefaultLimits, classify)
+	switch {
+	case errors.Is(err, ErrNoText):
+		return "", "", fmt.Errorf("%w: %s", ErrNoText, path)
+	case err != nil:
+		return "", "", ReadError(path, err)
+	}
+	return text, id, nil
 }

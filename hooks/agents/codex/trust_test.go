@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/hooks"
+	"github.com/git-loop/git-loop/hooks/agents/codex"
 	"github.com/git-loop/git-loop/testdata/realagents"
 	"github.com/git-loop/git-loop/testdata/realagents/trust"
 )
@@ -144,7 +145,7 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 	for g, group := range file.Hooks.Stop {
 		for h, handler := range group.Hooks {
 			k := fmt.Sprintf("%s:stop:%d:%d", hooksFile, g, h)
-			want, why := hooks.CodexHookHash("stop", handler)
+			want, why := codex.HookHash("stop", handler)
 			found := false
 			for _, l := range listed {
 				if l.Key == k {
@@ -189,7 +190,7 @@ func TestCodexReviewsMatchCodex(t *testing.T) {
 	realagents.Git(t, repo, "worktree", "add", "-q", wt)
 	trust.InstallText(t, "codex", wt, false)
 	check("linked worktree", wt, "project", key, true)
-	if file, _ := hooks.CodexProjectHooks(wt); file+":stop:0:0" != key {
+	if file, _ := codex.ProjectHooks(wt); file+":stop:0:0" != key {
 		t.Errorf("CodexProjectHooks(wt) = %s", file)
 	}
 

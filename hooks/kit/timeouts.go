@@ -1,0 +1,162 @@
+package kit
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/git-loop/git-loop/loop"
+)
+
+// A stop hook's timeout, as install writes it and as the hook reads it back. install writes
+// loop.HookTimeout of the gates the worktree's .gitloop and git config define (660 s with
+// none, or default ones), each agent in its own unit: seconds, but milliseconds for Gemini
+// CLI. A stop reads what the agent's files actually give it (the shortest, when several do)
+// and cuts its gates to finish the engine's hook record margin before that, so that a hung gate is
+// recorded as a timeout rather than the agent killing the hook with nothing recorded.
+
+// StopTimeout is how long an agent lets a stop hook run (gates included), in seconds, as
+// installed for every agent when the worktree's gates need no more (see
+// loop.ConfiguredHookTimeout); the hook cuts its gates off before it.
+var StopTimeout = int(loop.HookTimeout(nil, nil) / time.Second)
+
+// InstallFile is the agent's hook file as install writes it for the worktree at dir: every
+// judging hook's timeout set to what the worktree's gates need, in the agent's unit.
+func (a *Agent) InstallFile(dir string) HookFile {
+	return a.withStopTimeout(loop.ConfiguredHookTimeout(dir))
+}
+
+// withStopTimeout returns the agent's hook file with every judging hook's timeout set to
+// d, in the agent's unit.
+func (a *Agent) withStopTimeout(d time.Duration) HookFile {
+	n := int(d / a.TimeoutUnit)
+	out := a.File
+	out.Hooks = make([]FileHook, len(a.File.Hooks))
+	for i, h := range a.File.Hooks {
+		out.Hooks[i] = h
+		if agent, event, ok := GitLoopHookArgs(h.Command); !ok || agent != a.Name || !a.Judges(event) {
+			continue
+		}
+		out.Hooks[i].Entry = entryWithTimeout(h.Entry, a.TimeoutKey, n)
+	}
+	return out
+}
+
+// entryWithTimeout returns a copy of a hook entry with its timeout (key) set to n.
+func entryWithTimeout(entry any, key string, n int) any {
+	switch e := entry.(type) {
+	case HookGroup:
+		hs := append([]HookCommand(nil), e.Hooks...)
+		for i := range hs {
+			hs[i].Timeout = n
+		}
+		return HookGroup{Hooks: hs}
+	case Object:
+		o := append(Object(nil), e...)
+		for i, kv := range o {
+			switch v := kv.Val.(type) {
+			case []any: // a group's hooks (Gemini CLI)
+				hs := make([]any, len(v))
+				for j, h := range v {
+					hs[j] = entryWithTimeout(h, key, n)
+				}
+				o[i].Val = hs
+			default:
+				if kv.Key == key {
+					o[i].Val = n
+				}
+			}
+		}
+		return o
+	}
+	return entry
+}
+
+// InstalledStopTimeout is the timeout the agent's hook files (the project's at dir, the
+// user's) give git-loop's `hook AGENT EVENT`: the shortest one found and the file that sets
+// it; 0 when none does. Files that do not mention git-loop are not parsed.
+func (a *Agent) InstalledStopTimeout(event, dir string) (time.Duration, string) {
+	var best time.Duration
+	var from string
+	for _, path := range a.ReadsHooksFrom(dir) {
+		data, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(data, []byte("git-loop")) && !bytes.Contains(data, []byte("git loop")) {
+			continue
+		}
+		if d := stopTimeoutIn(data, a.File, a.TimeoutKey, a.Name, event); d > 0 {
+			d *= a.TimeoutUnit
+			if best == 0 || d < best {
+				best, from = d, path
+			}
+		}
+	}
+	return best, from
+}
+
+// stopTimeoutIn finds git-loop's `hook AGENT EVENT` entry in a hook file and returns its
+// timeout, in the file's unit; 0 when there is none or it states none.
+func stopTimeoutIn(data []byte, hf HookFile, key, agent, event string) time.Duration {
+	var doc struct {
+		Hooks map[string]json.RawMessage `json:"hooks"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return 0
+	}
+	var shortest time.Duration
+	for _, h := range hf.Hooks {
+		if !strings.HasSuffix(h.Command, " "+agent+" "+event) {
+			continue
+		}
+		var entries []json.RawMessage
+		if json.Unmarshal(doc.Hooks[h.Event], &entries) != nil {
+			continue
+		}
+		for _, raw := range entries {
+			cmds := []json.RawMessage{raw}
+			if hf.Grouped {
+				var g struct {
+					Hooks []json.RawMessage `json:"hooks"`
+				}
+				if json.Unmarshal(raw, &g) != nil {
+					continue
+				}
+				cmds = g.Hooks
+			}
+			for _, c := range cmds {
+				var fields map[string]any
+				if json.Unmarshal(c, &fields) != nil || !runsHook(fields, hf.CommandKeys, agent, event) {
+					continue
+				}
+				if n, ok := fields[key].(float64); ok && n > 0 {
+					if d := time.Duration(n); shortest == 0 || d < shortest {
+						shortest = d
+					}
+				}
+			}
+		}
+	}
+	return shortest
+}
+
+// runsHook reports whether a hook entry's command runs git-loop's `hook AGENT EVENT`.
+func runsHook(fields map[string]any, keys []string, agent, event string) bool {
+	for _, k := range keys {
+		if s, ok := fields[k].(string); ok {
+			if a, e, ok := GitLoopHookArgs(s); ok && a == agent && e == event {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stopBudget fills in how long the agent lets this stop's hook run, as its files say, and
+// when the hook began.
+func stopBudget(stop *loop.StopInput, h Hook, dir string, began time.Time) {
+	stop.Began = began
+	if d, from := h.Agent.InstalledStopTimeout(h.Event, dir); d > 0 {
+		stop.HookTimeout, stop.HookTimeoutFrom = d, from
+	}
+}

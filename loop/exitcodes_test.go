@@ -59,28 +59,6 @@ func TestExitRuleStatus(t *testing.T) {
 	}
 }
 
-func TestMissingProgram(t *testing.T) {
-	for _, tt := range []struct{ line, want string }{
-		{"sh: 1: nonexistent-tool: not found", "nonexistent-tool: not found"},
-		{"bash: line 1: cargo-nextest: command not found", "cargo-nextest: command not found"},
-		{"sh: ruff: command not found", "ruff: command not found"},
-		{"zsh:1: command not found: eslint", "eslint: command not found"},
-		{"sh: 1: ./lint.sh: Permission denied", "./lint.sh: Permission denied"},
-		{"bash: ./bin/check: No such file or directory", "./bin/check: No such file or directory"},
-		{"make: *** [Makefile:2: test] Error 127", ""},
-		{"error: the test named adds was not found in 3 files", ""},
-		{"", ""},
-		{":", ""},
-	} {
-		if got := missingProgram(tt.line); got != tt.want {
-			t.Errorf("missingProgram(%q) = %q, want %q", tt.line, got, tt.want)
-		}
-	}
-	if got := cannotRun(1, "sh: 1: x: not found\n"); got != "" {
-		t.Errorf("cannotRun names a program for exit 1: %q", got)
-	}
-}
-
 // FuzzParseExitCodes: any value parses or is refused without panicking, and a parsed rule
 // passes exit 0 and gives every status one of the four a gate may declare.
 func FuzzParseExitCodes(f *testing.F) {
@@ -101,19 +79,6 @@ func FuzzParseExitCodes(f *testing.F) {
 			default:
 				t.Fatalf("%q: exit %d reads as %q", spec, code, st)
 			}
-		}
-	})
-}
-
-// FuzzMissingProgram: any line gives a one-line answer that names the complaint it read.
-func FuzzMissingProgram(f *testing.F) {
-	for _, s := range []string{"sh: 1: x: not found", "zsh:1: command not found: y", "a: b: Permission denied", ": not found", "zsh:command not found: "} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, line string) {
-		got := missingProgram(line)
-		if strings.Contains(got, "\n") && !strings.Contains(line, "\n") {
-			t.Fatalf("%q gave a multi-line answer %q", line, got)
 		}
 	})
 }

@@ -121,3 +121,54 @@ func lastLine(s string) string {
 	}
 	return s
 }
+
+// cannotRun says what kept a gate's command from running when it exited 126 or 127, the
+// statuses POSIX shells give a command they could not find or execute: "nonexistent-tool:
+// command not found". It is "" for other statuses, or when the output names nothing.
+func cannotRun(code int, tail string) string {
+	if code != 126 && code != 127 {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(tail, "\n"), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-20; i-- {
+		if what := missingProgram(lines[i]); what != "" {
+			return what
+		}
+	}
+	return ""
+}
+
+// missingProgram reads one shell complaint: dash's "sh: 1: tool: not found", bash's
+// "bash: line 1: tool: command not found" or "sh: tool: command not found", zsh's
+// "zsh:1: command not found: tool", and "…: tool: Permission denied" or "No such file or
+// directory" for a program that exists but cannot run. It returns "tool: why".
+func missingProgram(line string) string {
+	line = strings.TrimSpace(line)
+	for _, why := range []string{"command not found", "not found", "Permission denied", "No such file or directory", "cannot execute binary file"} {
+		if rest, ok := strings.CutPrefix(line[strings.LastIndex(line, ":")+1:], " "); ok && rest == why {
+			head := strings.TrimSuffix(line, ": "+why)
+			prog := strings.TrimSpace(head[strings.LastIndex(head, ":")+1:])
+			if prog != "" && !strings.ContainsAny(prog, " \t") {
+				return prog + ": " + why
+			}
+		}
+		if rest, ok := strings.CutPrefix(line, "zsh:"); ok && strings.Contains(rest, why+": ") {
+			return strings.TrimSpace(rest[strings.Index(rest, why+": ")+len(why)+2:]) + ": " + why
+		}
+	}
+	return ""
+}
+
+// endedHow says how a command that did not pass ended: "exited 2", "was killed by SIGSEGV",
+// "exited 139 (SIGSEGV)".
+func endedHow(code int, signal string) string {
+	switch {
+	case code < 0 && signal != "":
+		return "was killed by " + signal
+	case code < 0:
+		return "ended abnormally"
+	case signal != "":
+		return fmt.Sprintf("exited %d (%s)", code, signal)
+	}
+	return fmt.Sprintf("exited %d", code)
+}

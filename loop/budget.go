@@ -34,7 +34,7 @@ const (
 func HookTimeout(gates []Gate, ev *Evaluator) time.Duration {
 	longest := DefaultGateTimeout
 	for _, g := range gates {
-		longest = max(longest, gateTimeout(g, DefaultGateTimeout))
+		longest = max(longest, g.timeoutOr(DefaultGateTimeout))
 	}
 	d := longest + gateKillGrace + 2*gatePipeGrace + hookSnapshotAllowance + hookRecordMargin
 	if ev != nil {

@@ -29,7 +29,7 @@ func TestHookTimeout(t *testing.T) {
 			// Nesting: the longest gate, stopped, and the record fit in it.
 			longest := DefaultGateTimeout
 			for _, g := range tt.gates {
-				longest = max(longest, gateTimeout(g, DefaultGateTimeout))
+				longest = max(longest, g.timeoutOr(DefaultGateTimeout))
 			}
 			if longest+gateKillGrace+gatePipeGrace+hookRecordMargin > got {
 				t.Errorf("%v does not hold a %v gate and the record", got, longest)

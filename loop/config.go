@@ -40,23 +40,6 @@ func checkIterationCap(n int) error {
 	return nil
 }
 
-// Gate is one ordered check run against a snapshot.
-type Gate struct {
-	Name    string `json:"name"`
-	Run     string `json:"run"`
-	Timeout string `json:"timeout,omitempty"`
-	// Require lists conditions on the gate's diagnostics, such as "coverage >= 85"; the gate
-	// fails when one does not hold (see ParseRequirement).
-	Require []string `json:"require,omitempty"`
-	// Coverage is the path of a coverage report the gate's command writes, relative to the
-	// worktree; its total replaces any coverage read from the output.
-	Coverage string `json:"coverage,omitempty"`
-	// ExitCodes is how the command's exit status is read (see ParseExitCodes): empty, CI's
-	// rule (0 passes, anything else fails); "layered" or CODE=STATUS pairs for a command that
-	// reports blocked or skipped runs by its status.
-	ExitCodes string `json:"exit_codes,omitempty"`
-}
-
 // Config is a loop's goal and configuration, fixed at start and stored as loop.json.
 type Config struct {
 	Name          string    `json:"name"`
@@ -327,16 +310,8 @@ func checkGates(gates []Gate) error {
 			return fmt.Errorf("%w: gate %q is defined twice; give each gate its own name", ErrConfig, g.Name)
 		}
 		seen[g.Name] = true
-		if err := checkGateOptions(g); err != nil {
-			return err
-		}
-		if err := checkExitCodes(g); err != nil {
-			return err
-		}
-		if g.Timeout != "" {
-			if _, err := time.ParseDuration(g.Timeout); err != nil {
-				return fmt.Errorf("%w: gate %q timeout %q: want a duration such as 90s or 10m", ErrConfig, g.Name, g.Timeout)
-			}
+		if err := g.check(); err != nil {
+			return fmt.Errorf("%w: %v", ErrConfig, err)
 		}
 	}
 	return nil

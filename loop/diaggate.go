@@ -127,16 +127,3 @@ func readCoverageReport(dir, path string, began time.Time) (float64, error) {
 	}
 	return v, nil
 }
-
-// checkGateOptions validates a gate's require conditions and coverage path at start.
-func checkGateOptions(g Gate) error {
-	for _, text := range g.Require {
-		if _, err := diag.ParseRequirement(text); err != nil {
-			return fmt.Errorf("%w: gate %q: %v", ErrConfig, g.Name, err)
-		}
-	}
-	if g.Coverage != "" && strings.TrimSpace(g.Coverage) == "" {
-		return fmt.Errorf("%w: gate %q: coverage is blank; give the path of the report its command writes, e.g. coverage = cover.out", ErrConfig, g.Name)
-	}
-	return nil
-}

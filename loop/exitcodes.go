@@ -81,15 +81,6 @@ func (r exitRule) declares(st string) bool {
 	return false
 }
 
-// checkExitCodes validates a gate's exitCodes at start.
-func checkExitCodes(g Gate) error {
-	if _, err := ParseExitCodes(g.ExitCodes); err != nil {
-		return fmt.Errorf("%w: gate %q exitCodes %q: %v; want ci (the default: 0 passes, anything else fails), layered (2 blocked, 3 skip) or CODE=STATUS pairs, e.g. `exitCodes = 2=blocked 3=skip`",
-			ErrConfig, g.Name, g.ExitCodes, err)
-	}
-	return nil
-}
-
 // ExitStatus is how a command ended, from the error of its Wait: its exit code (-1 when it did
 // not exit by itself, or could not be waited for) and the signal that ended it, if any. A
 // POSIX shell reports a command a signal killed as 128+N; that status keeps its code and names

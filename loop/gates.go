@@ -141,14 +141,6 @@ func runGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
 	return results
 }
 
-// gateTimeout is the gate's own timeout when it sets a valid positive one, else def.
-func gateTimeout(g Gate, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(strings.TrimSpace(g.Timeout)); err == nil && d > 0 {
-		return d
-	}
-	return def
-}
-
 // runGate runs one gate to completion, timeout or cancellation.
 func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateResult) {
 	res = GateResult{Name: g.Name, Layer: layer, ExitCode: -1}
@@ -166,7 +158,7 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 		fmt.Fprintf(tail, "not run: %v", context.Cause(ctx))
 		return res
 	}
-	own := gateTimeout(g, opts.DefaultTimeout)
+	own := g.timeoutOr(opts.DefaultTimeout)
 	timeout, cut := opts.cut(own)
 	if timeout <= 0 {
 		res.Status = GateTimeout

@@ -135,8 +135,8 @@ func TestGateTimeoutParsing(t *testing.T) {
 	}{
 		{"", def}, {"90s", 90 * time.Second}, {" 2m ", 2 * time.Minute}, {"nonsense", def}, {"0s", def}, {"-1s", def},
 	} {
-		if got := gateTimeout(Gate{Timeout: tt.in}, def); got != tt.want {
-			t.Errorf("gateTimeout(%q) = %v, want %v", tt.in, got, tt.want)
+		if got := (Gate{Timeout: tt.in}).timeoutOr(def); got != tt.want {
+			t.Errorf("timeoutOr(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }

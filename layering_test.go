@@ -16,7 +16,8 @@ import (
 //
 //	main → hooks → hooks/agents → each agent's package → hooks/kit
 //	     → the commands over loops (driver, importer, project, report, review, share)
-//	     → loop, the engine → its leaves (spec, diag) → snapshots → gitstore
+//	     → loop, the engine → loop/gates, the gate runner → its leaves (spec, diag)
+//	     → snapshots → gitstore
 //
 // The engine imports none of the packages that only start, read or present loops: it is
 // handed report.Files as a function, never imports it. internal/textutil (text helpers) is a
@@ -43,7 +44,10 @@ var allowedImports = map[string][]string{
 	"loop/review":   {"loop", "loop/checks", "internal/textutil", "gitstore"},
 	"loop/share":    {"loop", "internal/textutil", "gitstore"},
 
-	"loop": {"loop/checks", "loop/diag", "loop/judge", "loop/spec", "internal/textutil", "snapshots", "gitstore"},
+	"loop": {"loop/checks", "loop/diag", "loop/gates", "loop/judge", "loop/spec", "internal/textutil", "snapshots", "gitstore"},
+
+	// The gate runner: it knows neither loops nor git.
+	"loop/gates": {"loop/diag", "internal/textutil"},
 
 	"loop/checks": {},
 

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // progressRun generates one loop's iterations: every snapshot tree is new, and each failure
@@ -40,11 +42,11 @@ func (p progressRun) observation(i int, prev string) (Observation, string) {
 	for fp == prev {
 		fp = p.fails[p.rng.Intn(len(p.fails))]
 	}
-	g := gates(GatePass, GatePass)
+	g := gateResults(gates.StatusPass, gates.StatusPass)
 	k := p.rng.Intn(len(g)) // the failing layer moves between build and test
-	g[k].Status, g[k].Fingerprint = GateFail, fp
+	g[k].Status, g[k].Fingerprint = gates.StatusFail, fp
 	if k == 0 && p.rng.Intn(2) == 0 {
-		g[1].Status, g[1].Fingerprint = GateFail, fp+"-test"
+		g[1].Status, g[1].Fingerprint = gates.StatusFail, fp+"-test"
 	}
 	if p.rng.Intn(3) == 0 { // a false claim: the promise while a gate fails
 		o.Message = done
@@ -93,15 +95,17 @@ func TestBreakersStopWhatIsNotMoving(t *testing.T) {
 		reason string
 	}{
 		{"an unchanged tree", nil, func(i int) Observation {
-			o := obs("tree0", "", gates(GatePass, GateFail))
+			o := obs("tree0", "", gateResults(gates.StatusPass, gates.StatusFail))
 			o.Gates[1].Fingerprint = fmt.Sprint(i)
 			return o
 		}, defaultNoProgress, "no progress"},
 		{"an unchanged tree, promise only", func(c *Config) { c.Gates, c.Exit = nil, exitPromise }, func(int) Observation { return obs("tree0", "", nil) }, defaultNoProgress, "no progress"},
 		{"an unchanged tree, no exit condition", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit }, func(int) Observation { return obs("tree0", "", nil) }, defaultNoProgress, "no progress"},
-		{"the same failure in new trees", nil, func(i int) Observation { return obs(fmt.Sprintf("t%d", i), "", gates(GatePass, GateFail)) }, defaultSameError, "same failure"},
+		{"the same failure in new trees", nil, func(i int) Observation {
+			return obs(fmt.Sprintf("t%d", i), "", gateResults(gates.StatusPass, gates.StatusFail))
+		}, defaultSameError, "same failure"},
 		{"two trees in turn", nil, func(i int) Observation {
-			o := obs(fmt.Sprintf("t%d", i%2), "", gates(GatePass, GateFail))
+			o := obs(fmt.Sprintf("t%d", i%2), "", gateResults(gates.StatusPass, gates.StatusFail))
 			o.Gates[1].Fingerprint = fmt.Sprint(i)
 			return o
 		}, 4, "thrashing"},
@@ -161,7 +165,7 @@ func TestBlockCap(t *testing.T) {
 			st := testState(nil)
 			for i, c := range tt.stops {
 				c.Agent = "Claude Code"
-				o := obs(tt.trees[i], "", gates(GatePass, GateFail))
+				o := obs(tt.trees[i], "", gateResults(gates.StatusPass, gates.StatusFail))
 				o.Cap = c
 				v := decide(cfg, st, o)
 				if tt.pause == i+1 {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // A stop hook's work nests inside the timeout its agent gives it: the snapshot, then the
@@ -31,14 +32,14 @@ const (
 // after all, rounded up to 10 seconds. With no gate or only default ones and no judge it is
 // 660 s. install writes it (from .gitloop and git config), and a stop that cannot find the
 // timeout its agent was given assumes it.
-func HookTimeout(gates []Gate, ev *Evaluator) time.Duration {
-	longest := DefaultGateTimeout
-	for _, g := range gates {
-		longest = max(longest, g.timeoutOr(DefaultGateTimeout))
+func HookTimeout(gs []gates.Gate, ev *Evaluator) time.Duration {
+	longest := gates.DefaultTimeout
+	for _, g := range gs {
+		longest = max(longest, g.TimeoutOr(gates.DefaultTimeout))
 	}
-	d := longest + gateKillGrace + 2*gatePipeGrace + hookSnapshotAllowance + hookRecordMargin
+	d := longest + gates.KillGrace + 2*gates.PipeGrace + hookSnapshotAllowance + hookRecordMargin
 	if ev != nil {
-		d += ev.timeout() + gateKillGrace + 2*gatePipeGrace
+		d += ev.timeout() + gates.KillGrace + 2*gates.PipeGrace
 	}
 	return (d + hookTimeoutStep - 1) / hookTimeoutStep * hookTimeoutStep
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // Check runs loop name's gates on its worktree now and records nothing. When every gate
@@ -29,7 +30,7 @@ func (s *Store) Check(ctx context.Context, name string, sequential bool) ([]Gate
 			return nil, err
 		}
 	}
-	opts := RunOptions{Dir: wt.WorkTree, Sequential: sequential}
+	opts := gates.RunOptions{Dir: wt.WorkTree, Sequential: sequential}
 	defer s.watchGates(cfg)() // what gates of a killed hook and guard left is killed
 	results := runGates(ctx, cfg.Gates, opts)
 	if ctx.Err() != nil {
@@ -101,7 +102,7 @@ func Verified(results []GateResult) bool {
 		}
 		if g.Judge == nil {
 			commands++
-			if g.Status == GateSkip {
+			if g.Status == gates.StatusSkip {
 				skipped++
 			}
 		}

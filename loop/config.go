@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 
@@ -42,17 +43,17 @@ func checkIterationCap(n int) error {
 
 // Config is a loop's goal and configuration, fixed at start and stored as loop.json.
 type Config struct {
-	Name          string    `json:"name"`
-	Prompt        string    `json:"prompt"`
-	Promises      []string  `json:"promises"`
-	Gates         []Gate    `json:"gates"`
-	Exit          string    `json:"exit"`
-	MaxIterations int       `json:"max_iterations"`
-	Unlimited     bool      `json:"unlimited,omitempty"`
-	Base          string    `json:"base,omitempty"` // HEAD commit when the loop started
-	Branch        string    `json:"branch,omitempty"`
-	Worktree      string    `json:"worktree"`
-	StartedAt     time.Time `json:"started_at"`
+	Name          string       `json:"name"`
+	Prompt        string       `json:"prompt"`
+	Promises      []string     `json:"promises"`
+	Gates         []gates.Gate `json:"gates"`
+	Exit          string       `json:"exit"`
+	MaxIterations int          `json:"max_iterations"`
+	Unlimited     bool         `json:"unlimited,omitempty"`
+	Base          string       `json:"base,omitempty"` // HEAD commit when the loop started
+	Branch        string       `json:"branch,omitempty"`
+	Worktree      string       `json:"worktree"`
+	StartedAt     time.Time    `json:"started_at"`
 	// Spec is the score of the loop's spec (its prompt, with its gates and promises as
 	// evidence); Shape is how the loop runs: tool, or colleague (pausing at checkpoints).
 	// Loops recorded before shaping have neither and run as tools.
@@ -70,7 +71,7 @@ type Config struct {
 type Settings struct {
 	Prompt        string
 	Promises      []string
-	Gates         []Gate
+	Gates         []gates.Gate
 	Exit          string
 	MaxIterations *int
 	Unlimited     bool
@@ -136,18 +137,18 @@ func (s *Settings) Apply(c *gitstore.Config, where string) error {
 	if v := c.Get("loop", "", "shape"); v != "" {
 		s.Shape = v
 	}
-	var gates []Gate
+	var gs []gates.Gate
 	for _, name := range c.Subsections("gate") {
 		run := c.Get("gate", name, "run")
 		if run == "" {
 			return fmt.Errorf("%w: gate %q in %s has no run command; add `run = <command>`", ErrConfig, name, where)
 		}
-		gates = append(gates, Gate{Name: name, Run: run, Timeout: c.Get("gate", name, "timeout"),
+		gs = append(gs, gates.Gate{Name: name, Run: run, Timeout: c.Get("gate", name, "timeout"),
 			Require: c.All("gate", name, "require"), Coverage: c.Get("gate", name, "coverage"),
 			ExitCodes: c.Get("gate", name, "exitcodes")})
 	}
-	if len(gates) > 0 {
-		s.Gates = gates
+	if len(gs) > 0 {
+		s.Gates = gs
 	}
 	if err := s.applyJudges(c, where); err != nil {
 		return err
@@ -211,13 +212,13 @@ func (s *Settings) Override(o Settings) {
 }
 
 // ParseGateFlag parses --gate NAME=CMD.
-func ParseGateFlag(v string) (Gate, error) {
+func ParseGateFlag(v string) (gates.Gate, error) {
 	name, run, ok := strings.Cut(v, "=")
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || strings.TrimSpace(run) == "" {
-		return Gate{}, fmt.Errorf("%w: --gate %q: want NAME=COMMAND, e.g. --gate 'test=go test ./...'", ErrConfig, v)
+		return gates.Gate{}, fmt.Errorf("%w: --gate %q: want NAME=COMMAND, e.g. --gate 'test=go test ./...'", ErrConfig, v)
 	}
-	return Gate{Name: name, Run: run}, nil
+	return gates.Gate{Name: name, Run: run}, nil
 }
 
 // resolve validates settings and fills defaults for a new loop's Config.
@@ -227,7 +228,7 @@ func (s Settings) resolve() (Config, error) {
 		c.Promises = []string{}
 	}
 	if c.Gates == nil {
-		c.Gates = []Gate{}
+		c.Gates = []gates.Gate{}
 	}
 	if err := checkGates(c.Gates); err != nil {
 		return c, err
@@ -303,14 +304,14 @@ func (c *Config) checkCompletable() error {
 	return nil
 }
 
-func checkGates(gates []Gate) error {
+func checkGates(gs []gates.Gate) error {
 	seen := map[string]bool{}
-	for _, g := range gates {
+	for _, g := range gs {
 		if seen[g.Name] {
 			return fmt.Errorf("%w: gate %q is defined twice; give each gate its own name", ErrConfig, g.Name)
 		}
 		seen[g.Name] = true
-		if err := g.check(); err != nil {
+		if err := g.Check(); err != nil {
 			return fmt.Errorf("%w: %v", ErrConfig, err)
 		}
 	}

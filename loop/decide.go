@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/loop/checks"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 
@@ -109,10 +110,10 @@ func decide(cfg *Config, st *State, obs Observation) Verdict {
 	v.Unmet = unmet
 	fewer := fewerTests(&next, st.TestsSeen, obs.Gates)
 	for _, g := range failing {
-		if g.Status == GateBlocked && g.Judge != nil { // judged impossible, or the evaluator's budget spent
+		if g.Status == gates.StatusBlocked && g.Judge != nil { // judged impossible, or the evaluator's budget spent
 			return v.pause(cfg, next, judgePause(g))
 		}
-		if g.Status == GateBlocked { // a status its exitCodes declares blocked: a person must act
+		if g.Status == gates.StatusBlocked { // a status its exitCodes declares blocked: a person must act
 			return v.pause(cfg, next, fmt.Sprintf("gate %s is blocked and needs a person: %s (`git loop check` runs it again)", g.Name, gateLine(g)))
 		}
 	}
@@ -320,7 +321,7 @@ func assess(cfg *Config, obs Observation, sig Signals) (unmet []string, failing 
 			failing = append(failing, g)
 			unmet = append(unmet, "gate "+g.Name)
 		}
-		passed[g.Name] = g.Status == GatePass
+		passed[g.Name] = g.Status == gates.StatusPass
 	}
 	allPass := len(failing) == 0
 	if allPass && !Verified(obs.Gates) {
@@ -401,15 +402,15 @@ func completionReason(cfg *Config, gates []GateResult, sig Signals) string {
 
 // gatesPassText is "all gates pass", or "the gates pass (2 passed; skipped: lint)" when a
 // command gate was skipped.
-func gatesPassText(gates []GateResult) string {
+func gatesPassText(results []GateResult) string {
 	var skipped []string
 	pass := 0
-	for _, g := range gates {
+	for _, g := range results {
 		switch {
 		case g.Judge != nil:
-		case g.Status == GateSkip:
+		case g.Status == gates.StatusSkip:
 			skipped = append(skipped, g.Name)
-		case g.Status == GatePass:
+		case g.Status == gates.StatusPass:
 			pass++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/loop/checks"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 
@@ -16,7 +17,7 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 func testConfig(mod func(*Config)) *Config {
 	c := &Config{
 		Name: "x", Prompt: "Make the tests pass.", Promises: []string{"DONE"}, Exit: exitBoth, MaxIterations: 10,
-		Gates:     []Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test ./..."}},
+		Gates:     []gates.Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test ./..."}},
 		StartedAt: t0,
 	}
 	if mod != nil {
@@ -33,11 +34,11 @@ func testState(mod func(*State)) *State {
 	return s
 }
 
-func gates(statuses ...string) []GateResult {
+func gateResults(statuses ...string) []GateResult {
 	names := []string{"build", "test", "lint"}
 	var out []GateResult
 	for i, st := range statuses {
-		out = append(out, GateResult{Name: names[i], Layer: i + 1, Status: st, Tail: names[i] + " output: " + st, Fingerprint: names[i] + st})
+		out = append(out, GateResult{Result: gates.Result{Name: names[i], Layer: i + 1, Status: st, Tail: names[i] + " output: " + st, Fingerprint: names[i] + st}})
 	}
 	return out
 }
@@ -57,54 +58,62 @@ func TestDecide(t *testing.T) {
 		decision string
 		reason   string // substring
 	}{
-		{"paused loop lets the agent stop", nil, func(s *State) { s.Status = StatusPaused }, obs("t1", done, gates(GatePass, GatePass)), decideAllow, "paused"},
+		{"paused loop lets the agent stop", nil, func(s *State) { s.Status = StatusPaused }, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), decideAllow, "paused"},
 		{"cancelled loop", nil, func(s *State) { s.Status = StatusCancelled }, obs("t1", done, nil), DecideCancelled, "cancelled"},
-		{"complete: gates pass and promise", nil, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "all gates pass and promise"},
+		{"complete: gates pass and promise", nil, nil, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, "all gates pass and promise"},
 		{"weakened checks: sent back", nil, nil, func() Observation {
-			o := obs("t1", done, gates(GatePass, GatePass))
+			o := obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass))
 			o.Weakened = []checks.Weakening{{Kind: checks.KindSkipAdded, Key: "k", Why: "t.Skip added"}}
 			return o
 		}(), DecideContinue, "the checks as strong as at start (1 weakening)"},
 		{"weakened checks, allowed: complete", nil, nil, func() Observation {
-			o := obs("t1", done, gates(GatePass, GatePass))
+			o := obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass))
 			o.Weakened = []checks.Weakening{{Kind: checks.KindSkipAdded, Key: "k", Why: "t.Skip added", Allowed: "loop.testEdits = allow"}}
 			return o
 		}(), DecideComplete, "1 weakening(s) of the checks allowed (loop.testEdits = allow)"},
 		{"weakened checks: policy promise still sent back", func(c *Config) { c.Exit = exitPromise }, nil, func() Observation {
-			o := obs("t1", done, gates(GatePass, GatePass))
+			o := obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass))
 			o.Weakened = []checks.Weakening{{Kind: checks.KindTestRemoved, Key: "k", Why: "TestAdd removed"}}
 			return o
 		}(), DecideContinue, "weakening"},
-		{"skip counts as not failing", nil, nil, obs("t1", done, gates(GatePass, GateSkip)), DecideComplete, "the gates pass (1 passed; skipped: test) and promise"},
-		{"every gate skipped verifies nothing", nil, nil, obs("t1", done, gates(GateSkip, GateSkip)), DecideContinue, unmetAllSkipped},
-		{"every gate skipped: policy gates", func(c *Config) { c.Exit = exitGates }, nil, obs("t1", "", gates(GateSkip, GateSkip)), DecideContinue, unmetAllSkipped},
-		{"every gate skipped: policy either needs the promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", "", gates(GateSkip, GateSkip)), DecideContinue, "exit signal"},
-		{"every gate skipped: policy either completes on the promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", done, gates(GateSkip, GateSkip)), DecideComplete, "promise"},
-		{"false claim: promise but a gate fails", nil, nil, obs("t1", done, gates(GatePass, GateFail)), DecideContinue, "gate test"},
-		{"blocked gate pauses for a person", nil, nil, obs("t1", done, gates(GateBlocked, GatePass)), DecidePause, "gate build is blocked"},
-		{"no message: the gates decide", nil, nil, func() Observation { o := obs("t1", "", gates(GatePass, GatePass)); o.MessageKnown = false; return o }(), DecideComplete, "all gates pass"},
+		{"skip counts as not failing", nil, nil, obs("t1", done, gateResults(gates.StatusPass, gates.StatusSkip)), DecideComplete, "the gates pass (1 passed; skipped: test) and promise"},
+		{"every gate skipped verifies nothing", nil, nil, obs("t1", done, gateResults(gates.StatusSkip, gates.StatusSkip)), DecideContinue, unmetAllSkipped},
+		{"every gate skipped: policy gates", func(c *Config) { c.Exit = exitGates }, nil, obs("t1", "", gateResults(gates.StatusSkip, gates.StatusSkip)), DecideContinue, unmetAllSkipped},
+		{"every gate skipped: policy either needs the promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", "", gateResults(gates.StatusSkip, gates.StatusSkip)), DecideContinue, "exit signal"},
+		{"every gate skipped: policy either completes on the promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", done, gateResults(gates.StatusSkip, gates.StatusSkip)), DecideComplete, "promise"},
+		{"false claim: promise but a gate fails", nil, nil, obs("t1", done, gateResults(gates.StatusPass, gates.StatusFail)), DecideContinue, "gate test"},
+		{"blocked gate pauses for a person", nil, nil, obs("t1", done, gateResults(gates.StatusBlocked, gates.StatusPass)), DecidePause, "gate build is blocked"},
+		{"no message: the gates decide", nil, nil, func() Observation {
+			o := obs("t1", "", gateResults(gates.StatusPass, gates.StatusPass))
+			o.MessageKnown = false
+			return o
+		}(), DecideComplete, "all gates pass"},
 		{"no message and no gates: cannot complete", func(c *Config) { c.Gates = nil; c.Exit = exitPromise }, nil, func() Observation { o := obs("t1", "", nil); o.MessageKnown = false; return o }(), DecideContinue, "exit signal"},
-		{"gates pass, no promise", nil, nil, obs("t1", "I think it works", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
-		{"promise in a code block does not count", nil, nil, obs("t1", "```\n<promise>DONE</promise>\n```", gates(GatePass, GatePass)), DecideContinue, "exit signal"},
-		{"policy gates needs no promise", func(c *Config) { c.Exit = exitGates }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
+		{"gates pass, no promise", nil, nil, obs("t1", "I think it works", gateResults(gates.StatusPass, gates.StatusPass)), DecideContinue, "exit signal"},
+		{"promise in a code block does not count", nil, nil, obs("t1", "```\n<promise>DONE</promise>\n```", gateResults(gates.StatusPass, gates.StatusPass)), DecideContinue, "exit signal"},
+		{"policy gates needs no promise", func(c *Config) { c.Exit = exitGates }, nil, obs("t1", "", gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, "all gates pass"},
 		{"policy promise: promise alone", func(c *Config) { c.Exit = exitPromise; c.Gates = nil }, nil, obs("t1", done, nil), DecideComplete, "promise"},
-		{"policy promise: a failing gate still blocks", func(c *Config) { c.Exit = exitPromise }, nil, obs("t1", done, gates(GateFail, GatePass)), DecideContinue, "gate build"},
-		{"policy either: gates pass without promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", "", gates(GatePass, GatePass)), DecideComplete, "all gates pass"},
-		{"marker completes", func(c *Config) { c.Markers = []string{"<loop-complete>"} }, nil, obs("t1", "<loop-complete>", gates(GatePass, GatePass)), DecideComplete, "marker"},
-		{"status block EXIT_SIGNAL", nil, nil, obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", gates(GatePass, GatePass)), DecideComplete, "EXIT_SIGNAL"},
-		{"assumption criterion never completes", func(c *Config) { c.Criteria = []Criterion{{Name: "fast", Verify: VerifyAssumption}} }, nil, obs("t1", done, gates(GatePass, GatePass)), DecideContinue, "criterion fast"},
+		{"policy promise: a failing gate still blocks", func(c *Config) { c.Exit = exitPromise }, nil, obs("t1", done, gateResults(gates.StatusFail, gates.StatusPass)), DecideContinue, "gate build"},
+		{"policy either: gates pass without promise", func(c *Config) { c.Exit = exitEither }, nil, obs("t1", "", gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, "all gates pass"},
+		{"marker completes", func(c *Config) { c.Markers = []string{"<loop-complete>"} }, nil, obs("t1", "<loop-complete>", gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, "marker"},
+		{"status block EXIT_SIGNAL", nil, nil, obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, "EXIT_SIGNAL"},
+		{"assumption criterion never completes", func(c *Config) { c.Criteria = []Criterion{{Name: "fast", Verify: VerifyAssumption}} }, nil, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecideContinue, "criterion fast"},
 		{"observation criterion from the status block", func(c *Config) { c.Criteria = []Criterion{{Name: "docs", Verify: VerifyObservation}} }, nil,
-			obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\n---END_STATUS---", gates(GatePass, GatePass)), DecideComplete, ""},
+			obs("t1", "---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\n---END_STATUS---", gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, ""},
 		{"execution criterion needs its gate to pass", func(c *Config) { c.Criteria = []Criterion{{Name: "tested", Verify: verifyExecution, Gate: "test"}} }, nil,
-			obs("t1", done, gates(GatePass, GateSkip)), DecideContinue, "criterion tested"},
-		{"max iterations reached pauses", nil, func(s *State) { s.Iteration = 9 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "max iterations reached"},
-		{"last iteration may still complete", nil, func(s *State) { s.Iteration = 9 }, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, ""},
-		{"beyond max iterations", nil, func(s *State) { s.Iteration = 10 }, obs("t1", done, gates(GatePass, GatePass)), DecidePause, "exceeded"},
-		{"wall clock", func(c *Config) { c.MaxDuration = "30s" }, nil, obs("t1", done, gates(GatePass, GatePass)), DecidePause, "wall-clock"},
-		{"token budget", func(c *Config) { c.TokenBudget = 100 }, nil, func() Observation { o := obs("t1", done, gates(GatePass, GatePass)); o.Tokens = 101; return o }(), DecidePause, "token budget"},
+			obs("t1", done, gateResults(gates.StatusPass, gates.StatusSkip)), DecideContinue, "criterion tested"},
+		{"max iterations reached pauses", nil, func(s *State) { s.Iteration = 9 }, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "max iterations reached"},
+		{"last iteration may still complete", nil, func(s *State) { s.Iteration = 9 }, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, ""},
+		{"beyond max iterations", nil, func(s *State) { s.Iteration = 10 }, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecidePause, "exceeded"},
+		{"wall clock", func(c *Config) { c.MaxDuration = "30s" }, nil, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecidePause, "wall-clock"},
+		{"token budget", func(c *Config) { c.TokenBudget = 100 }, nil, func() Observation {
+			o := obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass))
+			o.Tokens = 101
+			return o
+		}(), DecidePause, "token budget"},
 		{"irreversible path", func(c *Config) { c.Irreversible = []string{"migrations/**"} }, nil,
 			func() Observation {
-				o := obs("t1", done, gates(GatePass, GatePass))
+				o := obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass))
 				o.Touched = []string{"migrations/001.sql"}
 				return o
 			}(), DecidePause, "irreversible path migrations/001.sql"},
@@ -116,40 +125,40 @@ func TestDecide(t *testing.T) {
 				o.Commands = []string{"git push --force origin main"}
 				return o
 			}(), DecidePause, "must-not"},
-		{"no progress", nil, func(s *State) { s.Breakers.Unchanged = 2 }, obs("tree0", "", gates(GatePass, GateFail)), DecidePause, "no progress"},
+		{"no progress", nil, func(s *State) { s.Breakers.Unchanged = 2 }, obs("tree0", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "no progress"},
 		{"thrashing", nil, func(s *State) {
 			s.Tree = "t5"
 			s.Breakers.Trees = []TreeAt{{Iteration: 2, Tree: "t2"}}
 			s.Breakers.Revisits = 1
-		}, obs("t2", "", gates(GatePass, GateFail)), DecidePause, "iteration 2"},
-		{"one return to an earlier tree is not thrashing", nil, func(s *State) { s.Tree = "t5"; s.Breakers.Trees = []TreeAt{{Iteration: 2, Tree: "t2"}} }, obs("t2", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
-		{"same failure fingerprint", nil, func(s *State) { s.Breakers.LastFingerprint = "test=testfail"; s.Breakers.SameFingerprint = 2 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "same failure in test"},
+		}, obs("t2", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "iteration 2"},
+		{"one return to an earlier tree is not thrashing", nil, func(s *State) { s.Tree = "t5"; s.Breakers.Trees = []TreeAt{{Iteration: 2, Tree: "t2"}} }, obs("t2", "", gateResults(gates.StatusPass, gates.StatusFail)), DecideContinue, "unmet"},
+		{"same failure fingerprint", nil, func(s *State) { s.Breakers.LastFingerprint = "test=testfail"; s.Breakers.SameFingerprint = 2 }, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "same failure in test"},
 		{"stuck on the same unmet set with the same failure", func(c *Config) { c.Limits.SameError = 100 },
 			func(s *State) {
 				s.Breakers.LastUnmet, s.Breakers.SameUnmet, s.Breakers.LastFingerprint = "exit signal, gate test", 4, "test=testfail"
 			},
-			obs("t1", "", gates(GatePass, GateFail)), DecidePause, "stuck"},
+			obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "stuck"},
 		{"stuck on the same unmet set in the same tree", func(c *Config) { c.Limits.SameError, c.Limits.NoProgress = 100, 100 },
 			func(s *State) { s.Breakers.LastUnmet, s.Breakers.SameUnmet = "exit signal, gate test", 4 },
-			obs("tree0", "", gates(GatePass, GateFail)), DecidePause, "stuck"},
+			obs("tree0", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "stuck"},
 		{"the same unmet set with a new tree and a new failure is progress", nil,
 			func(s *State) {
 				s.Breakers.LastUnmet, s.Breakers.SameUnmet, s.Breakers.LastFingerprint = "exit signal, gate test", 4, "test=other"
 			},
-			obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
+			obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecideContinue, "unmet"},
 		{"a promise-only loop that changes files is not stuck", func(c *Config) { c.Gates, c.Exit = nil, exitPromise },
 			func(s *State) { s.Breakers.LastUnmet, s.Breakers.SameUnmet = "exit signal", 4 }, obs("t1", "working", nil), DecideContinue, "exit signal"},
 		{"rework limit set by a person escalates", func(c *Config) { c.Limits.SameError, c.Limits.Rework = 100, 3 },
-			func(s *State) { s.Breakers.Rework = map[string]int{"test": 3}; s.Breakers.LastLayer = "build" }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "escalating"},
+			func(s *State) { s.Breakers.Rework = map[string]int{"test": 3}; s.Breakers.LastLayer = "build" }, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "escalating"},
 		{"default rework limit only advises", func(c *Config) { c.Limits.SameError = 100 },
-			func(s *State) { s.Breakers.Rework = map[string]int{"test": 3}; s.Breakers.LastLayer = "build" }, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
+			func(s *State) { s.Breakers.Rework = map[string]int{"test": 3}; s.Breakers.LastLayer = "build" }, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecideContinue, "unmet"},
 		{"work on one layer is not rework", func(c *Config) { c.Limits.SameError, c.Limits.Rework = 100, 1 },
-			func(s *State) { s.Breakers.Rework = map[string]int{"test": 0}; s.Breakers.LastLayer = "test" }, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet"},
+			func(s *State) { s.Breakers.Rework = map[string]int{"test": 0}; s.Breakers.LastLayer = "test" }, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecideContinue, "unmet"},
 		{"no promise and no gate runs to its limit", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit },
 			func(s *State) { s.Iteration = 9 }, obs("t1", done, nil), DecidePause, "ran to its limit of 10 iterations (no promise or gate ends this loop); to go on, resume with a higher limit: `git loop resume x --max-iterations 20`"},
 		{"no promise and no gate: a promise does not complete it", func(c *Config) { c.Gates, c.Promises, c.Exit = nil, nil, ExitLimit },
 			nil, obs("t1", done+"\n---LOOP_STATUS---\nEXIT_SIGNAL: true\n---END_STATUS---", nil), DecideContinue, unmetLimit},
-		{"continue otherwise", nil, nil, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "unmet: gate test, exit signal"},
+		{"continue otherwise", nil, nil, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecideContinue, "unmet: gate test, exit signal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,7 +172,7 @@ func TestDecide(t *testing.T) {
 
 func TestDecideRouting(t *testing.T) {
 	cfg := testConfig(func(c *Config) { c.Routes = []Route{{Pattern: `unwrap_used`, Layer: "build"}} })
-	g := gates(GatePass, GateFail)
+	g := gateResults(gates.StatusPass, gates.StatusFail)
 	g[1].Tail = "warning: called unwrap_used on a Result"
 	v := decide(cfg, testState(nil), obs("t1", "", g))
 	if v.Layer != "build" || v.State.Breakers.LastLayer != "build" {
@@ -175,7 +184,7 @@ func TestDecideRouting(t *testing.T) {
 }
 
 func TestContinuationMessage(t *testing.T) {
-	g := gates(GatePass, GateFail)
+	g := gateResults(gates.StatusPass, gates.StatusFail)
 	g[1].Tail = strings.Repeat("noise\n", 100) + "--- FAIL: TestAdd\n"
 	g[1].ExitCode = 1
 	v := decide(testConfig(nil), testState(nil), obs("t1", done, g))
@@ -192,7 +201,7 @@ func TestContinuationMessage(t *testing.T) {
 
 // TestContinuationFencesOutput: gate output holding ``` stays inside the message's code block.
 func TestContinuationFencesOutput(t *testing.T) {
-	g := gates(GatePass, GateFail)
+	g := gateResults(gates.StatusPass, gates.StatusFail)
 	g[1].Tail = "```\nbroken out\n```"
 	v := decide(testConfig(nil), testState(nil), obs("t1", "", g))
 	if !strings.Contains(v.ForAgent, "````\n```\nbroken out\n```\n````") {
@@ -203,8 +212,8 @@ func TestContinuationFencesOutput(t *testing.T) {
 func TestDecideIsPure(t *testing.T) {
 	st := testState(func(s *State) { s.Breakers.Rework = map[string]int{"test": 1} })
 	before := fmt.Sprintf("%+v", *st)
-	a := decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
-	b := decide(testConfig(nil), st, obs("t1", "", gates(GatePass, GateFail)))
+	a := decide(testConfig(nil), st, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)))
+	b := decide(testConfig(nil), st, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)))
 	if fmt.Sprintf("%+v", *st) != before {
 		t.Fatal("Decide changed its input state")
 	}
@@ -221,7 +230,7 @@ func TestDecideIsPure(t *testing.T) {
 // their completion checkpoint only when a tool loop would have completed.
 func TestDecideProperties(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	statuses := []string{GatePass, GatePass, GatePass, GateFail, GateBlocked, GateSkip, GateTimeout, GateError}
+	statuses := []string{gates.StatusPass, gates.StatusPass, gates.StatusPass, gates.StatusFail, gates.StatusBlocked, gates.StatusSkip, gates.StatusTimeout, gates.StatusError}
 	msgs := []string{"", "working on it", done, "```\n<promise>DONE</promise>\n```", "<loop-complete>",
 		"---LOOP_STATUS---\nEXIT_SIGNAL: true\nCRITERIA: {\"docs\": true}\n---END_STATUS---"}
 	policies := []string{exitBoth, exitGates, exitPromise, exitEither}
@@ -243,7 +252,7 @@ func TestDecideProperties(t *testing.T) {
 			if i > cfg.MaxIterations {
 				t.Fatalf("run %d: loop went past %d iterations", run, cfg.MaxIterations)
 			}
-			g := gates(statuses[rng.Intn(len(statuses))], statuses[rng.Intn(len(statuses))])
+			g := gateResults(statuses[rng.Intn(len(statuses))], statuses[rng.Intn(len(statuses))])
 			o := obs(trees[rng.Intn(len(trees))], msgs[rng.Intn(len(msgs))], g)
 			switch rng.Intn(4) {
 			case 0:
@@ -258,10 +267,10 @@ func TestDecideProperties(t *testing.T) {
 			if v.Decision == DecideComplete || v.State.Checkpoint == checkpointCompletion {
 				passed := 0
 				for _, gr := range g {
-					if gr.Status != GatePass && gr.Status != GateSkip { // independent of decide.go's failed()
+					if gr.Status != gates.StatusPass && gr.Status != gates.StatusSkip { // independent of decide.go's failed()
 						t.Fatalf("run %d: completed with gate %s %s", run, gr.Name, gr.Status)
 					}
-					if gr.Status == GatePass {
+					if gr.Status == gates.StatusPass {
 						passed++
 					}
 				}

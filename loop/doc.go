@@ -4,9 +4,9 @@
 //
 //   - the lifecycle: start, checkpoint, pause, resume, cancel, approve, restore, adopt;
 //   - an iteration (iterate.go): a snapshot of the worktree, held until its state commit;
-//     the gates run on it (gates*.go, group.go, guard*.go, tail.go, exitcodes.go, with the
-//     diagnostics of loop/diag) and the evaluator gates (evaluator.go, loop/judge); the
-//     weakened checks since the loop's start (weakened.go, loop/checks);
+//     the gates run on it (loop/gates; their results as the iteration records them,
+//     gaterun.go) and the evaluator gates (evaluator.go, loop/judge); the weakened checks
+//     since the loop's start (weakened.go, loop/checks);
 //   - the decision (decide.go) in its fixed order, then the policy and the circuit breakers
 //     (policy.go, breakers.go, limits.go, budget.go, pace.go), and the message that sends
 //     the agent back (continuation.go, messages.go, briefing.go);

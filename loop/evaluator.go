@@ -14,6 +14,7 @@ import (
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/judge"
 )
 
@@ -81,7 +82,7 @@ type judgeRun struct {
 	message      string
 	messageKnown bool
 	gates        []GateResult // the command gates' results
-	opts         RunOptions
+	opts         gates.RunOptions
 	// budget is set when runs count against the loop's evaluator budget (a stop, not check).
 	budget bool
 }
@@ -104,18 +105,18 @@ func (s *Store) runJudges(ctx context.Context, r judgeRun) []GateResult {
 	for i, j := range cfg.Judges {
 		info := &JudgeInfo{Condition: j.Condition, Evaluator: ev.Command,
 			Key: verdictKey(ev.Command, j.Condition, r.tree.String(), r.message)}
-		res := GateResult{Name: j.Name, Layer: len(cfg.Gates) + i + 1, ExitCode: -1, Judge: info}
+		res := GateResult{Result: gates.Result{Name: j.Name, Layer: len(cfg.Gates) + i + 1, ExitCode: -1}, Judge: info}
 		switch {
 		case !Verified(r.gates):
-			res.Status, info.Verdict = GateSkip, VerdictNotRun
+			res.Status, info.Verdict = gates.StatusSkip, VerdictNotRun
 			info.Reason = "not run: the command gates did not pass (the evaluator runs only once every gate passes)"
 		case s.cachedVerdict(r.name, r.st, &res):
 		case r.budget && runs >= ev.budget(r.st):
-			res.Status, info.Verdict = GateBlocked, VerdictBudget
+			res.Status, info.Verdict = gates.StatusBlocked, VerdictBudget
 			info.Reason = fmt.Sprintf("the evaluator budget is spent: %d of %d runs; the condition was never judged met, so the loop pauses rather than complete; "+
 				"to judge again, `git loop resume %s --evaluator-budget %d`", runs, ev.budget(r.st), r.name, 2*ev.budget(r.st))
 		case r.budget && ev.CostBudget > 0 && cost >= ev.CostBudget:
-			res.Status, info.Verdict = GateBlocked, VerdictBudget
+			res.Status, info.Verdict = gates.StatusBlocked, VerdictBudget
 			info.Reason = fmt.Sprintf("the evaluator cost budget is spent: $%.4f of $%.2f; the condition was never judged met, so the loop pauses rather than complete; "+
 				"to judge again, raise loop.evaluatorCostBudget and start a new loop", cost, ev.CostBudget)
 		default:
@@ -134,7 +135,7 @@ func (s *Store) runJudges(ctx context.Context, r judgeRun) []GateResult {
 	var wg sync.WaitGroup
 	for _, i := range todo {
 		if err != nil { // the input could not be built: no evaluator is asked without it
-			results[i].Status, results[i].Judge.Verdict = GateError, VerdictFailed
+			results[i].Status, results[i].Judge.Verdict = gates.StatusError, VerdictFailed
 			results[i].Judge.Reason = fmt.Sprintf("the evaluator was not run: %v", err)
 			results[i].Tail = judgeTail(results[i].Judge)
 			continue
@@ -304,35 +305,35 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 // runEvaluator runs the evaluator on input and fills res with its verdict: met only on a
 // valid `"met": true` from an evaluator that exited 0; anything else is unmet, impossible
 // (blocked: the loop pauses), or failed, with the reason the agent is given.
-func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateResult, opts RunOptions) {
+func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateResult, opts gates.RunOptions) {
 	info := res.Judge
 	info.InputBytes = len(input)
 	defer func() {
 		res.Tail = judgeTail(info)
 		if res.Failed() {
-			res.Fingerprint = gateFingerprint(res.Name, res.Status, info.Verdict+" "+info.Reason, 0)
+			res.Fingerprint = gates.Fingerprint(res.Name, res.Status, info.Verdict+" "+info.Reason, 0)
 		}
 	}()
 	fail := func(status, verdict, reason string) {
 		res.Status, info.Verdict, info.Reason = status, verdict, reason
 	}
 	own := ev.timeout()
-	timeout, cut := opts.cut(own)
+	timeout, cut := opts.Timeout(own)
 	if ctx.Err() != nil || timeout <= 0 {
-		fail(GateTimeout, VerdictFailed, "not run: the stop's deadline had passed ("+opts.DeadlineWhy+")")
+		fail(gates.StatusTimeout, VerdictFailed, "not run: the stop's deadline had passed ("+opts.DeadlineWhy+")")
 		return
 	}
-	cmd := gateCommand(ev.Command)
+	cmd := gates.Command(ev.Command)
 	cmd.Dir, cmd.Stdin = opts.Dir, strings.NewReader(input)
 	// An evaluator that is itself a hooked agent (claude -p in this worktree) must not have
 	// its own stops judged by this loop: as under `git loop run`, git-loop's hook stays out
 	// of its way.
 	cmd.Env = append(append(os.Environ(), opts.Env...), "GIT_LOOP_JUDGE="+res.Name, DriverEnv+"=1")
-	stdout, stderr := NewTailBuffer(evaluatorOutputBytes), NewTailBuffer(evaluatorKeptBytes)
-	run, err := RunInGroup(ctx, cmd, timeout, stdout, stderr)
+	stdout, stderr := gates.NewTailBuffer(evaluatorOutputBytes), gates.NewTailBuffer(evaluatorKeptBytes)
+	run, err := gates.RunInGroup(ctx, cmd, timeout, stdout, stderr)
 	res.Duration = run.Duration
 	if err != nil {
-		fail(GateError, VerdictFailed, fmt.Sprintf("the evaluator `%s` could not be started: %v; check loop.evaluator", ev.Command, err))
+		fail(gates.StatusError, VerdictFailed, fmt.Sprintf("the evaluator `%s` could not be started: %v; check loop.evaluator", ev.Command, err))
 		return
 	}
 	info.Ran = true
@@ -343,19 +344,19 @@ func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateRes
 		if cut && ctx.Err() == nil {
 			why = fmt.Sprintf("was cut off after %v, before its own timeout of %v (%s)", timeout.Round(time.Second), own, opts.DeadlineWhy)
 		}
-		fail(GateTimeout, VerdictFailed, fmt.Sprintf("the evaluator `%s` %s; its processes were killed (loop.evaluatorTimeout sets its timeout)", ev.Command, why))
+		fail(gates.StatusTimeout, VerdictFailed, fmt.Sprintf("the evaluator `%s` %s; its processes were killed (loop.evaluatorTimeout sets its timeout)", ev.Command, why))
 		return
 	}
 	v, perr := judge.Parse(out)
 	info.CostUSD = v.CostUSD
-	res.ExitCode, res.Signal = ExitStatus(run.WaitErr)
+	res.ExitCode, res.Signal = gates.ExitStatus(run.WaitErr)
 	switch {
 	case res.ExitCode != 0: // any status but 0 is a failed run, as for a gate
 		said := lastLine(stderr.Text())
 		if said == "" {
 			said = lastLine(out)
 		}
-		fail(GateFail, VerdictFailed, fmt.Sprintf("the evaluator `%s` %s: %s", ev.Command, endedHow(res.ExitCode, res.Signal), textutil.OrDefaultString(said, "(it printed nothing)")))
+		fail(gates.StatusFail, VerdictFailed, fmt.Sprintf("the evaluator `%s` %s: %s", ev.Command, endedHow(res.ExitCode, res.Signal), textutil.OrDefaultString(said, "(it printed nothing)")))
 	case perr != nil:
 		reason := perr.Error()
 		if last := lastLine(out); last != "" {
@@ -363,13 +364,13 @@ func runEvaluator(ctx context.Context, ev *Evaluator, input string, res *GateRes
 		} else {
 			reason += "; it printed nothing"
 		}
-		fail(GateFail, VerdictInvalid, reason)
+		fail(gates.StatusFail, VerdictInvalid, reason)
 	case v.Impossible:
-		fail(GateBlocked, VerdictImpossible, textutil.OrDefaultString(v.Reason, "the evaluator gave no reason"))
+		fail(gates.StatusBlocked, VerdictImpossible, textutil.OrDefaultString(v.Reason, "the evaluator gave no reason"))
 	case v.Met:
-		res.Status, info.Verdict, info.Reason = GatePass, VerdictMet, v.Reason
+		res.Status, info.Verdict, info.Reason = gates.StatusPass, VerdictMet, v.Reason
 	default:
-		fail(GateFail, VerdictUnmet, textutil.OrDefaultString(v.Reason, "the evaluator gave no reason"))
+		fail(gates.StatusFail, VerdictUnmet, textutil.OrDefaultString(v.Reason, "the evaluator gave no reason"))
 	}
 }
 
@@ -388,7 +389,7 @@ func (s *Store) JudgeSnapshot(ctx context.Context, name string, rec *Iteration, 
 		return nil, fmt.Errorf("%w: iteration %d has no snapshot tree", ErrCorrupt, rec.Number)
 	}
 	return s.runJudges(ctx, judgeRun{name: name, cfg: cfg, st: st, tree: tree, message: rec.Message, messageKnown: rec.Signals != nil,
-		opts: RunOptions{Dir: dir}}), nil
+		opts: gates.RunOptions{Dir: dir}}), nil
 }
 
 // CanJudge refuses, before any snapshot is checked out, what JudgeSnapshot would refuse for

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // startJudged starts loop g with one passing gate and the given judges, judged by evaluator.
@@ -14,7 +16,7 @@ func startJudged(t *testing.T, evaluator string, conditions ...string) (*Store, 
 	dir := newTestRepo(t)
 	s := openStoreAt(t, dir)
 	_, err := s.Start(StartOptions{Name: "g", Flags: Settings{
-		Prompt: "task", Gates: []Gate{{Name: "ok", Run: "true"}},
+		Prompt: "task", Gates: []gates.Gate{{Name: "ok", Run: "true"}},
 		Judges: conditions, Evaluator: Evaluator{Command: evaluator},
 	}})
 	if err != nil {
@@ -82,7 +84,7 @@ func TestJudgeInputWithinTheDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := RunOptions{Dir: dir, Deadline: time.Now().Add(-time.Second), DeadlineWhy: "the agent gives its stop hook 1s"}
+	opts := gates.RunOptions{Dir: dir, Deadline: time.Now().Add(-time.Second), DeadlineWhy: "the agent gives its stop hook 1s"}
 	res := s.runJudges(context.Background(), judgeRun{name: "g", cfg: cfg, st: st, tree: snap.Tree, opts: opts, budget: true})
 	if len(res) != 1 || res[0].Passed() || res[0].Judge.Ran || !strings.Contains(res[0].Judge.Reason, "the stop's deadline passed while git diff read the patch (the agent gives its stop hook 1s)") {
 		t.Fatalf("judge past the deadline = %+v (%+v), want not run, saying the deadline passed", res, res[0].Judge)

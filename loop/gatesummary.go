@@ -7,6 +7,7 @@ import (
 
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/diag"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // failingSummaries is one line per failing gate, for the continuation message: what its
@@ -92,7 +93,7 @@ func summarySuffix(d *diag.Diagnostics) string {
 
 // GateConditions is " (require coverage >= 85; coverage from cover.out; exit codes layered)"
 // for status, or nothing for a gate judged by CI's rule alone.
-func GateConditions(g Gate) string {
+func GateConditions(g gates.Gate) string {
 	var parts []string
 	if len(g.Require) > 0 {
 		parts = append(parts, "require "+strings.Join(g.Require, ", "))
@@ -100,7 +101,7 @@ func GateConditions(g Gate) string {
 	if g.Coverage != "" {
 		parts = append(parts, "coverage from "+g.Coverage)
 	}
-	if g.ExitCodes != "" && g.ExitCodes != ExitCodesCI {
+	if g.ExitCodes != "" && g.ExitCodes != gates.ExitCodesCI {
 		parts = append(parts, "exit codes "+g.ExitCodes)
 	}
 	if len(parts) == 0 {

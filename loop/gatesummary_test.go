@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/git-loop/git-loop/loop/diag"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // TestFailingSummaries: every failing gate gets its line, saying how it ended; one whose
@@ -13,10 +14,10 @@ import (
 func TestFailingSummaries(t *testing.T) {
 	one, zero, five := 1, 0, 5
 	got := failingSummaries([]GateResult{
-		{Name: "build", Status: GateFail, ExitCode: 1, Diagnostics: &diag.Diagnostics{Errors: 1}},
-		{Name: "vet", Status: GateFail, ExitCode: 1, Tail: "# m\nsomething odd happened\n\n"},
-		{Name: "test", Status: GateFail, ExitCode: 1, Diagnostics: &diag.Diagnostics{Failed: &one}},
-		{Name: "slow", Status: GateTimeout, ExitCode: -1},
+		{Result: gates.Result{Name: "build", Status: gates.StatusFail, ExitCode: 1, Diagnostics: &diag.Diagnostics{Errors: 1}}},
+		{Result: gates.Result{Name: "vet", Status: gates.StatusFail, ExitCode: 1, Tail: "# m\nsomething odd happened\n\n"}},
+		{Result: gates.Result{Name: "test", Status: gates.StatusFail, ExitCode: 1, Diagnostics: &diag.Diagnostics{Failed: &one}}},
+		{Result: gates.Result{Name: "slow", Status: gates.StatusTimeout, ExitCode: -1}},
 	})
 	want := "\nGate results:\n- build: fail (exit 1): 1 error\n- vet: fail (exit 1): last line: something odd happened\n- test: fail (exit 1): 1 failed\n- slow: timeout\n"
 	if got != want {
@@ -27,19 +28,19 @@ func TestFailingSummaries(t *testing.T) {
 		g    GateResult
 		want string
 	}{
-		{"missing program, dash", GateResult{Status: GateFail, ExitCode: 127, Tail: "sh: 1: nonexistent-tool: not found\n"},
+		{"missing program, dash", GateResult{Result: gates.Result{Status: gates.StatusFail, ExitCode: 127, Tail: "sh: 1: nonexistent-tool: not found\n"}},
 			"fail (exit 127): cannot run nonexistent-tool: not found"},
-		{"missing program, bash", GateResult{Status: GateFail, ExitCode: 127, Tail: "bash: line 1: cargo-nextest: command not found\n"},
+		{"missing program, bash", GateResult{Result: gates.Result{Status: gates.StatusFail, ExitCode: 127, Tail: "bash: line 1: cargo-nextest: command not found\n"}},
 			"fail (exit 127): cannot run cargo-nextest: command not found"},
-		{"not executable", GateResult{Status: GateFail, ExitCode: 126, Tail: "sh: 1: ./check.sh: Permission denied\n"},
+		{"not executable", GateResult{Result: gates.Result{Status: gates.StatusFail, ExitCode: 126, Tail: "sh: 1: ./check.sh: Permission denied\n"}},
 			"fail (exit 126): cannot run ./check.sh: Permission denied"},
-		{"127 from the program itself", GateResult{Status: GateFail, ExitCode: 127, Tail: "my tool failed\n"},
+		{"127 from the program itself", GateResult{Result: gates.Result{Status: gates.StatusFail, ExitCode: 127, Tail: "my tool failed\n"}},
 			"fail (exit 127): last line: my tool failed"},
-		{"killed by a signal", GateResult{Status: GateFail, ExitCode: -1, Signal: "SIGSEGV", Tail: "x\n"},
+		{"killed by a signal", GateResult{Result: gates.Result{Status: gates.StatusFail, ExitCode: -1, Signal: "SIGSEGV", Tail: "x\n"}},
 			"fail (killed by SIGSEGV): last line: x"},
-		{"crash reported by the shell", GateResult{Status: GateFail, ExitCode: 139, Signal: "SIGSEGV", Tail: "Segmentation fault\n"},
+		{"crash reported by the shell", GateResult{Result: gates.Result{Status: gates.StatusFail, ExitCode: 139, Signal: "SIGSEGV", Tail: "Segmentation fault\n"}},
 			"fail (exit 139, SIGSEGV): last line: Segmentation fault"},
-		{"counts read as a pass", GateResult{Status: GateFail, ExitCode: 3, Tail: "INTERNALERROR> boom\n", Diagnostics: &diag.Diagnostics{Failed: &zero, Passed: &five}},
+		{"counts read as a pass", GateResult{Result: gates.Result{Status: gates.StatusFail, ExitCode: 3, Tail: "INTERNALERROR> boom\n", Diagnostics: &diag.Diagnostics{Failed: &zero, Passed: &five}}},
 			"fail (exit 3): its output reads 0 failed, 5 passed, yet it failed; last line: INTERNALERROR> boom"},
 	}
 	for _, tt := range tests {

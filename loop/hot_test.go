@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
@@ -59,7 +60,7 @@ func TestHotStateEditedIsRebuilt(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := NewStore(r)
-			if _, err := s.Start(StartOptions{Name: "x", Flags: Settings{Prompt: "p", Promises: []string{"DONE"}, Gates: []Gate{{Name: "g", Run: "true"}}}}); err != nil {
+			if _, err := s.Start(StartOptions{Name: "x", Flags: Settings{Prompt: "p", Promises: []string{"DONE"}, Gates: []gates.Gate{{Name: "g", Run: "true"}}}}); err != nil {
 				t.Fatal(err)
 			}
 			path := hotStatePath(r, "x")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // StopInput is what an agent's stop (a hook call or one driver run) tells the loop.
@@ -140,7 +141,7 @@ func (s *Store) Stop(ctx context.Context, name string, in StopInput) (*StopResul
 		}
 		commands = append(commands, ran...)
 	}
-	opts := RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential}
+	opts := gates.RunOptions{Dir: wt.WorkTree, Sequential: in.Sequential}
 	if !in.Began.IsZero() { // a hook, which its agent kills after a timeout
 		opts.Deadline = gatesDeadline(in.Began, in.HookTimeout, cfg)
 		timeout := in.HookTimeout

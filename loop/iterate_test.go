@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 func startGated(t *testing.T, session string) (*Store, string) {
@@ -17,7 +19,7 @@ func startGated(t *testing.T, session string) (*Store, string) {
 	s := openStoreAt(t, dir)
 	_, err := s.Start(StartOptions{Name: "g", Session: session, Flags: Settings{
 		Prompt: "create fixed.txt", Promises: []string{"DONE"},
-		Gates: []Gate{{Name: "fixed", Run: "test -f fixed.txt || { echo fixed.txt is missing; exit 1; }"}},
+		Gates: []gates.Gate{{Name: "fixed", Run: "test -f fixed.txt || { echo fixed.txt is missing; exit 1; }"}},
 	}})
 	if err != nil {
 		t.Fatal(err)

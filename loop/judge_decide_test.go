@@ -3,13 +3,15 @@ package loop
 import (
 	"strings"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // A condition completes a loop only on a pass this iteration: a verdict missing, not run,
 // unmet, failed, impossible or out of budget never completes it.
 func TestDecideJudges(t *testing.T) {
 	judged := func(status, verdict, reason string) GateResult {
-		return GateResult{Name: "judge", Layer: 3, Status: status, Tail: "condition: c\nevaluator (" + verdict + "): " + reason + "\n",
+		return GateResult{Result: gates.Result{Name: "judge", Layer: 3, Status: status, Tail: "condition: c\nevaluator (" + verdict + "): " + reason + "\n"},
 			Judge: &JudgeInfo{Condition: "the README explains it", Evaluator: "eval", Verdict: verdict, Reason: reason}}
 	}
 	withJudge := func(c *Config) {
@@ -24,15 +26,15 @@ func TestDecideJudges(t *testing.T) {
 		reason   string // substring
 		forAgent string // substring of the continuation
 	}{
-		{"met and gates pass", append(gates(GatePass, GatePass), judged(GatePass, VerdictMet, "ok")), DecideComplete, "the evaluator judged the condition met", ""},
-		{"no verdict recorded", gates(GatePass, GatePass), DecideContinue, "unmet: gate judge", "the evaluator judges met"},
-		{"not run", append(gates(GatePass, GatePass), judged(GateSkip, VerdictNotRun, "not run")), DecideContinue, "unmet: gate judge", ""},
-		{"unmet", append(gates(GatePass, GatePass), judged(GateFail, VerdictUnmet, "README silent")), DecideContinue, "unmet: gate judge", "Its reason:\n\n```\nREADME silent\n```"},
-		{"invalid output", append(gates(GatePass, GatePass), judged(GateFail, VerdictInvalid, "no valid verdict")), DecideContinue, "unmet: gate judge", "no valid verdict"},
-		{"timed out", append(gates(GatePass, GatePass), judged(GateTimeout, VerdictFailed, "timed out")), DecideContinue, "unmet: gate judge", "timed out"},
-		{"impossible pauses", append(gates(GatePass, GatePass), judged(GateBlocked, VerdictImpossible, "contradicts the task")), DecidePause, "judged judge's condition impossible: contradicts the task", ""},
-		{"budget pauses", append(gates(GatePass, GatePass), judged(GateBlocked, VerdictBudget, "the evaluator budget is spent")), DecidePause, "judge: the evaluator budget is spent", ""},
-		{"gate fails first", append(gates(GateFail, GatePass), judged(GateSkip, VerdictNotRun, "not run")), DecideContinue, "unmet: gate build, gate judge", "Rework layer 1"},
+		{"met and gates pass", append(gateResults(gates.StatusPass, gates.StatusPass), judged(gates.StatusPass, VerdictMet, "ok")), DecideComplete, "the evaluator judged the condition met", ""},
+		{"no verdict recorded", gateResults(gates.StatusPass, gates.StatusPass), DecideContinue, "unmet: gate judge", "the evaluator judges met"},
+		{"not run", append(gateResults(gates.StatusPass, gates.StatusPass), judged(gates.StatusSkip, VerdictNotRun, "not run")), DecideContinue, "unmet: gate judge", ""},
+		{"unmet", append(gateResults(gates.StatusPass, gates.StatusPass), judged(gates.StatusFail, VerdictUnmet, "README silent")), DecideContinue, "unmet: gate judge", "Its reason:\n\n```\nREADME silent\n```"},
+		{"invalid output", append(gateResults(gates.StatusPass, gates.StatusPass), judged(gates.StatusFail, VerdictInvalid, "no valid verdict")), DecideContinue, "unmet: gate judge", "no valid verdict"},
+		{"timed out", append(gateResults(gates.StatusPass, gates.StatusPass), judged(gates.StatusTimeout, VerdictFailed, "timed out")), DecideContinue, "unmet: gate judge", "timed out"},
+		{"impossible pauses", append(gateResults(gates.StatusPass, gates.StatusPass), judged(gates.StatusBlocked, VerdictImpossible, "contradicts the task")), DecidePause, "judged judge's condition impossible: contradicts the task", ""},
+		{"budget pauses", append(gateResults(gates.StatusPass, gates.StatusPass), judged(gates.StatusBlocked, VerdictBudget, "the evaluator budget is spent")), DecidePause, "judge: the evaluator budget is spent", ""},
+		{"gate fails first", append(gateResults(gates.StatusFail, gates.StatusPass), judged(gates.StatusSkip, VerdictNotRun, "not run")), DecideContinue, "unmet: gate build, gate judge", "Rework layer 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

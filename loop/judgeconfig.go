@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // Evaluator gates (issue 14): a condition in plain words that no command expresses ("the
@@ -148,13 +149,13 @@ const JudgeRun = "evaluator judges: "
 
 // AllGates is the loop's gates as a person reads them, in layer order: its command gates,
 // then one per judge, whose Run is JudgeRun and the condition.
-func (c *Config) AllGates() []Gate {
+func (c *Config) AllGates() []gates.Gate {
 	if len(c.Judges) == 0 {
 		return c.Gates
 	}
-	all := append([]Gate(nil), c.Gates...)
+	all := append([]gates.Gate(nil), c.Gates...)
 	for _, j := range c.Judges {
-		all = append(all, Gate{Name: j.Name, Run: JudgeRun + j.Condition})
+		all = append(all, gates.Gate{Name: j.Name, Run: JudgeRun + j.Condition})
 	}
 	return all
 }

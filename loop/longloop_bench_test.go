@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/testdata/realagents"
 )
 
@@ -128,7 +129,7 @@ func makeLongLoop(b *testing.B, dir string, n int) (*Store, string) {
 			b.Fatal(err)
 		}
 		if _, err := s.Start(StartOptions{Name: "long", Flags: Settings{Prompt: "make work.txt right",
-			Promises: []string{"NEVER SAID"}, Unlimited: true, Gates: []Gate{{Name: "pass", Run: "true"}}}}); err != nil {
+			Promises: []string{"NEVER SAID"}, Unlimited: true, Gates: []gates.Gate{{Name: "pass", Run: "true"}}}}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // TestDecideLongSession: the thresholds are exact — an iteration of twice the previous one
@@ -26,7 +28,7 @@ func TestDecideLongSession(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := obs("t1", "", gates(GatePass, GateFail))
+			o := obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail))
 			o.At = t0.Add(tt.at)
 			st := testState(tt.st)
 			v := decide(testConfig(nil), st, o)
@@ -58,7 +60,7 @@ func TestDecideLongSession(t *testing.T) {
 
 // TestColleagueCheckpointWarns: a checkpoint carries the long-session warning too.
 func TestColleagueCheckpointWarns(t *testing.T) {
-	o := obs("t1", "", gates(GatePass, GateFail))
+	o := obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail))
 	o.At = t0.Add(time.Hour)
 	v := decide(testConfig(colleague(nil)), testState(nil), o)
 	if v.State.Checkpoint != checkpointPlan || !strings.Contains(v.ForAgent, "Long session") || !strings.Contains(v.ForUser, "--fresh") {
@@ -69,7 +71,7 @@ func TestColleagueCheckpointWarns(t *testing.T) {
 // TestDecideFreshContextNeverWarns: the driver runs each iteration in a fresh context, so
 // a long loop is not a long session; the iteration is still timed.
 func TestDecideFreshContextNeverWarns(t *testing.T) {
-	o := obs("t1", "", gates(GatePass, GateFail))
+	o := obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail))
 	o.At, o.FreshContext = t0.Add(time.Hour), true
 	v := decide(testConfig(nil), testState(func(s *State) { s.LastIteration = time.Minute }), o)
 	if strings.Contains(v.ForAgent, "Long session") || strings.Contains(v.ForUser, "long session") || v.State.LastIteration != time.Hour {

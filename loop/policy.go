@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/gitstore"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // Policy is how a loop judges iterations beyond its gates and promises: extra completion
@@ -147,9 +148,9 @@ func (p *Policy) applySections(c *gitstore.Config, where string) error {
 }
 
 // checkAgainst verifies references to gates (criteria and routes) exist.
-func (p *Policy) checkAgainst(gates []Gate) error {
+func (p *Policy) checkAgainst(gs []gates.Gate) error {
 	has := map[string]bool{}
-	for _, g := range gates {
+	for _, g := range gs {
 		has[g.Name] = true
 	}
 	for _, c := range p.Criteria {

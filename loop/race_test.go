@@ -20,19 +20,15 @@ import (
 )
 
 // TestMain lets the test binary act as a child process: checkpointing for TestRaceCheckpoint,
-// starting a loop for TestRaceStart, guarding a gate for the tests that use a guard
-// (useGuard).
+// starting a loop for TestRaceStart.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == GuardArg { // the test binary as a gate's guard
-		os.Exit(RunGuard(os.Args[2:]))
-	}
 	if dir := os.Getenv("GITLOOP_RACE_CHILD"); dir != "" {
 		os.Exit(raceChild(dir))
 	}
 	if dir := os.Getenv("GITLOOP_START_CHILD"); dir != "" {
 		os.Exit(startChild(dir))
 	}
-	// Built with -race, every child (each gate's guard, each checkpointer) would wait a second
+	// Built with -race, every child (each checkpointer, each start) would wait a second
 	// at exit for late race reports; a GORACE the developer set still wins.
 	os.Setenv("GORACE", strings.TrimSpace("atexit_sleep_ms=0 "+os.Getenv("GORACE")))
 	os.Exit(m.Run())

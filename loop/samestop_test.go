@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // TestStopJudgedOnce: a stop that names itself (StopID) is judged once; the same stop again,
@@ -28,7 +30,7 @@ func TestStopJudgedOnce(t *testing.T) {
 			dir := newTestRepo(t)
 			s := openStoreAt(t, dir)
 			flags := Settings{Prompt: "create fixed.txt", Promises: []string{"DONE"},
-				Gates: []Gate{{Name: "fixed", Run: "test -f fixed.txt || { echo fixed.txt is missing; exit 1; }"}}}
+				Gates: []gates.Gate{{Name: "fixed", Run: "test -f fixed.txt || { echo fixed.txt is missing; exit 1; }"}}}
 			if tc.max > 0 {
 				flags.MaxIterations = &tc.max
 			}
@@ -74,7 +76,7 @@ func TestStopJudgedOnceConcurrently(t *testing.T) {
 	barrier := t.TempDir()
 	gate := fmt.Sprintf(`touch %[1]q/$$; i=0; while [ "$(ls %[1]q | wc -l)" -lt 2 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; echo fixed.txt is missing; exit 1`, barrier)
 	_, err := openStoreAt(t, dir).Start(StartOptions{Name: "g", Flags: Settings{Prompt: "create fixed.txt", Promises: []string{"DONE"},
-		Gates: []Gate{{Name: "fixed", Run: gate}}}})
+		Gates: []gates.Gate{{Name: "fixed", Run: gate}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

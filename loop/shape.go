@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/spec"
 	"github.com/git-loop/git-loop/snapshots"
 )
@@ -184,7 +185,7 @@ func (s *Store) confirmCompletion(ctx context.Context, name string, st *State, n
 	unchanged := snap == nil || snap.Tree.String() == judged && st.Tree == judged
 	var results []GateResult
 	if !unchanged {
-		results = runGates(ctx, cfg.Gates, RunOptions{Dir: wt.WorkTree})
+		results = runGates(ctx, cfg.Gates, gates.RunOptions{Dir: wt.WorkTree})
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("confirm the completion of loop %q: interrupted while its gates ran; nothing was recorded, confirm again with `git loop resume %s`", name, name)
 		}
@@ -225,7 +226,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 	var unmet []string
 	var failing []GateResult
 	for _, g := range results {
-		passed[g.Name] = g.Status == GatePass
+		passed[g.Name] = g.Status == gates.StatusPass
 		if g.Failed() {
 			failing = append(failing, g)
 			unmet = append(unmet, "gate "+g.Name)
@@ -255,7 +256,7 @@ func (s *Store) confirmJudged(cfg *Config, tip gitstore.Hash, st *State, snap *s
 	case len(unmet) == 0:
 		next.Status = StatusCompleted
 		next.Reason = fmt.Sprintf("completion confirmed by user at iteration %d: %s, and they pass on it again", next.Iteration, since)
-	case evidence.Status == GateBlocked:
+	case evidence.Status == gates.StatusBlocked:
 		decision, next.Status = DecidePause, StatusPaused
 		next.Reason = fmt.Sprintf("completion not confirmed: %s and gate %s is blocked and needs a person: %s", since, evidence.Name, gateLine(evidence))
 	default:

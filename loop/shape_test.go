@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 
@@ -22,7 +23,7 @@ func TestScoreLoopCountsGatesAndPromises(t *testing.T) {
 		done    string
 	}{
 		{"prompt alone", Config{Prompt: "create ok.txt"}, 3, "", ""},
-		{"a gate is a measurable check", Config{Prompt: "create ok.txt", Gates: []Gate{{Name: "ok", Run: "test -f ok.txt"}}, Exit: exitGates}, 7, `gate "ok" (test -f ok.txt)`, "exit when every gate passes"},
+		{"a gate is a measurable check", Config{Prompt: "create ok.txt", Gates: []gates.Gate{{Name: "ok", Run: "test -f ok.txt"}}, Exit: exitGates}, 7, `gate "ok" (test -f ok.txt)`, "exit when every gate passes"},
 		{"a promise is an explicit end", Config{Prompt: "task", Promises: []string{"DONE"}, Exit: exitPromise}, 2, "", `promise "DONE"`},
 	}
 	for _, tt := range tests {
@@ -114,17 +115,17 @@ func TestDecideColleague(t *testing.T) {
 		checkpoint string
 		reason     string
 	}{
-		{"after the plan", colleague(nil), nil, obs("t1", "", gates(GatePass, GateFail)), DecidePause, checkpointPlan, "checkpoint after the plan (iteration 1; unmet: gate test, exit signal)"},
-		{"after a later iteration", colleague(nil), func(s *State) { s.Iteration = 3 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, checkpointIteration, "checkpoint after iteration 4"},
-		{"before completion", colleague(nil), nil, obs("t1", done, gates(GatePass, GatePass)), DecidePause, checkpointCompletion, "checkpoint before completion (all gates pass and promise"},
-		{"completion at the last iteration", colleague(nil), func(s *State) { s.Iteration = 9 }, obs("t1", done, gates(GatePass, GatePass)), DecidePause, checkpointCompletion, "git loop resume x --not-done"},
-		{"the limit comes first", colleague(nil), func(s *State) { s.Iteration = 9 }, obs("t1", "", gates(GatePass, GateFail)), DecidePause, "", "max iterations reached"},
-		{"breakers come first", colleague(nil), func(s *State) { s.Breakers.Unchanged = 2 }, obs("tree0", "", gates(GatePass, GateFail)), DecidePause, "", "no progress"},
-		{"a blocked gate comes first", colleague(nil), nil, obs("t1", done, gates(GateBlocked, GatePass)), DecidePause, "", "blocked"},
+		{"after the plan", colleague(nil), nil, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, checkpointPlan, "checkpoint after the plan (iteration 1; unmet: gate test, exit signal)"},
+		{"after a later iteration", colleague(nil), func(s *State) { s.Iteration = 3 }, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, checkpointIteration, "checkpoint after iteration 4"},
+		{"before completion", colleague(nil), nil, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecidePause, checkpointCompletion, "checkpoint before completion (all gates pass and promise"},
+		{"completion at the last iteration", colleague(nil), func(s *State) { s.Iteration = 9 }, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecidePause, checkpointCompletion, "git loop resume x --not-done"},
+		{"the limit comes first", colleague(nil), func(s *State) { s.Iteration = 9 }, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "", "max iterations reached"},
+		{"breakers come first", colleague(nil), func(s *State) { s.Breakers.Unchanged = 2 }, obs("tree0", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, "", "no progress"},
+		{"a blocked gate comes first", colleague(nil), nil, obs("t1", done, gateResults(gates.StatusBlocked, gates.StatusPass)), DecidePause, "", "blocked"},
 		{"a cleared checkpoint is not carried on", colleague(nil), func(s *State) { s.Checkpoint = checkpointPlan; s.Status = StatusActive; s.Iteration = 1 },
-			obs("t1", "", gates(GatePass, GateFail)), DecidePause, checkpointIteration, "after iteration 2"},
-		{"a tool never stops at checkpoints", nil, nil, obs("t1", "", gates(GatePass, GateFail)), DecideContinue, "", "unmet"},
-		{"an old loop without a shape is a tool", func(c *Config) { c.Shape = "" }, nil, obs("t1", done, gates(GatePass, GatePass)), DecideComplete, "", "all gates pass"},
+			obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecidePause, checkpointIteration, "after iteration 2"},
+		{"a tool never stops at checkpoints", nil, nil, obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)), DecideContinue, "", "unmet"},
+		{"an old loop without a shape is a tool", func(c *Config) { c.Shape = "" }, nil, obs("t1", done, gateResults(gates.StatusPass, gates.StatusPass)), DecideComplete, "", "all gates pass"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,7 +143,7 @@ func TestDecideColleague(t *testing.T) {
 // TestColleagueCheckpointMessages: the agent keeps what it would have been told; the person
 // is told how to confirm.
 func TestColleagueCheckpointMessages(t *testing.T) {
-	v := decide(testConfig(colleague(nil)), testState(nil), obs("t1", "", gates(GatePass, GateFail)))
+	v := decide(testConfig(colleague(nil)), testState(nil), obs("t1", "", gateResults(gates.StatusPass, gates.StatusFail)))
 	for _, want := range []string{"review your plan", "Make the tests pass.", `gate "test"`} {
 		if !strings.Contains(v.ForAgent, want) {
 			t.Errorf("agent message lacks %q:\n%s", want, v.ForAgent)
@@ -160,7 +161,7 @@ func startShaped(t *testing.T, shape string) (*Store, string) {
 	s := openStoreAt(t, dir)
 	if _, err := s.Start(StartOptions{Name: "g", Session: "s1", Flags: Settings{
 		Prompt: "create ok.txt", Promises: []string{"DONE"}, Shape: shape,
-		Gates: []Gate{{Name: "ok", Run: "test -f ok.txt"}},
+		Gates: []gates.Gate{{Name: "ok", Run: "test -f ok.txt"}},
 	}}); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/internal/textutil"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // TestsSeen is the most tests a gate's output reported running (passed and failed, skips
@@ -17,15 +18,15 @@ type TestsSeen struct {
 // fewerTests records the tests each gate ran this iteration and says, for the gates that
 // ran fewer than the most they ran before, by how many: advice, not a stop, since the
 // diff of the checks is the evidence (an agent may remove a test it added itself).
-func fewerTests(next *State, prev map[string]TestsSeen, gates []GateResult) string {
+func fewerTests(next *State, prev map[string]TestsSeen, results []GateResult) string {
 	var notes []string
 	seen := make(map[string]TestsSeen, len(prev))
 	for k, v := range prev {
 		seen[k] = v
 	}
-	for _, g := range gates {
+	for _, g := range results {
 		d := g.Diagnostics
-		if g.Judge != nil || d == nil || d.Passed == nil || g.Status != GatePass && g.Status != GateFail {
+		if g.Judge != nil || d == nil || d.Passed == nil || g.Status != gates.StatusPass && g.Status != gates.StatusFail {
 			continue
 		}
 		ran := *d.Passed

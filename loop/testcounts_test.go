@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/git-loop/git-loop/loop/diag"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 func TestFewerTests(t *testing.T) {
 	n := func(v int) *int { return &v }
 	ran := func(passed, failed int) GateResult {
-		return GateResult{Name: "test", Status: GatePass, Diagnostics: &diag.Diagnostics{Passed: n(passed), Failed: n(failed)}}
+		return GateResult{Result: gates.Result{Name: "test", Status: gates.StatusPass, Diagnostics: &diag.Diagnostics{Passed: n(passed), Failed: n(failed)}}}
 	}
 	tests := []struct {
 		name string
@@ -24,10 +25,10 @@ func TestFewerTests(t *testing.T) {
 		{"more", map[string]TestsSeen{"test": {5, 1}}, ran(7, 0), "", TestsSeen{7, 3}},
 		{"fewer", map[string]TestsSeen{"test": {5, 1}}, ran(3, 0), "gate test ran 3 tests, 5 at iteration 1", TestsSeen{5, 1}},
 		{"skipped do not count as run", map[string]TestsSeen{"test": {5, 1}},
-			GateResult{Name: "test", Status: GatePass, Diagnostics: &diag.Diagnostics{Passed: n(4), Skipped: n(1)}}, "ran 4 tests", TestsSeen{5, 1}},
-		{"no counts", map[string]TestsSeen{"test": {5, 1}}, GateResult{Name: "test", Status: GateFail}, "", TestsSeen{5, 1}},
+			GateResult{Result: gates.Result{Name: "test", Status: gates.StatusPass, Diagnostics: &diag.Diagnostics{Passed: n(4), Skipped: n(1)}}}, "ran 4 tests", TestsSeen{5, 1}},
+		{"no counts", map[string]TestsSeen{"test": {5, 1}}, GateResult{Result: gates.Result{Name: "test", Status: gates.StatusFail}}, "", TestsSeen{5, 1}},
 		{"timeout says nothing", map[string]TestsSeen{"test": {5, 1}},
-			GateResult{Name: "test", Status: GateTimeout, Diagnostics: &diag.Diagnostics{Passed: n(1)}}, "", TestsSeen{5, 1}},
+			GateResult{Result: gates.Result{Name: "test", Status: gates.StatusTimeout, Diagnostics: &diag.Diagnostics{Passed: n(1)}}}, "", TestsSeen{5, 1}},
 	}
 	for _, tt := range tests {
 		next := State{Iteration: 3}

@@ -10,6 +10,7 @@ import (
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop/checks"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/judge"
 )
 
@@ -360,17 +361,17 @@ func (s *Store) judgeTestEdits(ctx context.Context, r judgeRun, ws []checks.Weak
 	ev := r.cfg.Evaluator
 	cond := testEditsCondition(todo)
 	info := &JudgeInfo{Condition: cond, Evaluator: ev.Command, Key: verdictKey(ev.Command, cond, r.tree.String(), r.message)}
-	res := GateResult{Name: testEditsJudge, ExitCode: -1, Judge: info}
+	res := GateResult{Result: gates.Result{Name: testEditsJudge, ExitCode: -1}, Judge: info}
 	switch {
 	case s.cachedVerdict(r.name, r.st, &res):
 		info = res.Judge
 	case r.budget && r.st.EvaluatorRuns+ranJudges(r.gates) >= ev.budget(r.st):
-		res.Status, info.Verdict = GateSkip, VerdictBudget
+		res.Status, info.Verdict = gates.StatusSkip, VerdictBudget
 		info.Reason = "the evaluator budget is spent, so the test edits were not judged"
 	default:
 		in, err := s.judgeInput(ctx, r)
 		if err != nil {
-			res.Status, info.Verdict, info.Reason = GateError, VerdictFailed, fmt.Sprintf("the evaluator was not run: %v", err)
+			res.Status, info.Verdict, info.Reason = gates.StatusError, VerdictFailed, fmt.Sprintf("the evaluator was not run: %v", err)
 			break
 		}
 		in.Condition = cond
@@ -381,7 +382,7 @@ func (s *Store) judgeTestEdits(ctx context.Context, r judgeRun, ws []checks.Weak
 	if res.Tail == "" {
 		res.Tail = judgeTail(info)
 	}
-	if res.Status != GatePass {
+	if res.Status != gates.StatusPass {
 		return &res, ws
 	}
 	out := make([]checks.Weakening, len(ws))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/git-loop/git-loop/loop/checks"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // startWithTests starts loop g over a Go test file of n tests, with a gate that passes.
@@ -25,7 +26,7 @@ func startWithTests(t *testing.T, n int) (*Store, string, string) {
 	}
 	s := openStoreAt(t, dir)
 	if _, err := s.Start(StartOptions{Name: "g", Flags: Settings{Prompt: "make F right", Promises: []string{"DONE"},
-		Gates: []Gate{{Name: "test", Run: "true"}}}}); err != nil {
+		Gates: []gates.Gate{{Name: "test", Run: "true"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	return s, dir, src

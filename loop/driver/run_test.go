@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
@@ -88,7 +89,7 @@ func TestStatusLineText(t *testing.T) {
 	l := newStatusLine(io.Discard, true, "fix", &loop.Config{Gates: []loop.Gate{{Name: "a"}, {Name: "b"}}, MaxIterations: 10}, func() time.Time { return now })
 	l.begin(2)
 	now = t0.Add(65 * time.Second)
-	l.end(&loop.StopResult{Verdict: loop.Verdict{Decision: loop.DecideContinue}, Iteration: &loop.Iteration{Gates: []loop.GateResult{{Status: loop.GatePass}, {Status: loop.GateFail}}}})
+	l.end(&loop.StopResult{Verdict: loop.Verdict{Decision: loop.DecideContinue}, Iteration: &loop.Iteration{Gates: []loop.GateResult{{Result: gates.Result{Status: loop.GatePass}}, {Result: gates.Result{Status: loop.GateFail}}}}})
 	want := "git-loop run fix · iteration 2/10 · 1m5s (this one 1m5s) · gates passing 1/2 · last: continue"
 	if got := l.text(); got != want {
 		t.Errorf("status line\n got %q\nwant %q", got, want)

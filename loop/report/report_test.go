@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/diag"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
@@ -63,10 +64,10 @@ func TestReportVerdict(t *testing.T) {
 // reopened, and never fixed by a skip.
 func TestReportDefects(t *testing.T) {
 	fail := func(fp string) loop.GateResult {
-		return loop.GateResult{Name: "test", Layer: 2, Status: loop.GateFail, Fingerprint: fp, Tail: "ok a\n--- FAIL: Test" + fp + "\nFAIL"}
+		return loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: loop.GateFail, Fingerprint: fp, Tail: "ok a\n--- FAIL: Test" + fp + "\nFAIL"}}
 	}
-	pass := loop.GateResult{Name: "test", Layer: 2, Status: loop.GatePass}
-	skip := loop.GateResult{Name: "test", Layer: 2, Status: loop.GateSkip}
+	pass := loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: loop.GatePass}}
+	skip := loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: loop.GateSkip}}
 	tests := []struct {
 		name string
 		runs []loop.GateResult // iteration i+1
@@ -256,9 +257,9 @@ func longReport(n int) Report {
 		}
 		cov := float64(i%100) + 0.5
 		iters = append(iters, loop.Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: loop.DecideContinue, Layer: layer, Duration: time.Second,
-			Gates: []loop.GateResult{{Name: "build", Layer: 1, Status: loop.GatePass},
-				{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(i), Failed: looptest.Intp(i % 3), Coverage: &cov}},
-				{Name: "lint", Layer: 3, Status: loop.GateSkip}}})
+			Gates: []loop.GateResult{{Result: gates.Result{Name: "build", Layer: 1, Status: loop.GatePass}},
+				{Result: gates.Result{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(i), Failed: looptest.Intp(i % 3), Coverage: &cov}}},
+				{Result: gates.Result{Name: "lint", Layer: 3, Status: loop.GateSkip}}}})
 	}
 	return buildReport(cfg, st, iters)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
@@ -35,7 +36,7 @@ func longLoop(tb testing.TB, n int) (*loop.Store, string) {
 			status = loop.GatePass
 		}
 		rec := loop.Iteration{Number: i, Kind: "stop", At: at.Add(time.Duration(i) * time.Second), Snapshot: st.Snapshot, Tree: st.Tree,
-			Decision: loop.DecideContinue, Gates: []loop.GateResult{{Name: "fixed", Status: status}}, Duration: 40 * time.Millisecond}
+			Decision: loop.DecideContinue, Gates: []loop.GateResult{{Result: gates.Result{Name: "fixed", Status: status}}}, Duration: 40 * time.Millisecond}
 		data, _ := json.Marshal(rec)
 		h, err := s.Repo.WriteObject(gitstore.BlobObject, data)
 		if err != nil {

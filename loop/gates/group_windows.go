@@ -1,6 +1,6 @@
 //go:build windows
 
-package loop
+package gates
 
 import (
 	"os"
@@ -11,10 +11,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// gateCommand runs a gate's command line through cmd.exe. The command line is passed as is
+// Command is the command that runs a command line (a gate's, an evaluator's) as gates
+// run: through cmd.exe. The command line is passed as is
 // (cmd /S /C "RUN" strips only the outer quotes), since cmd.exe does not follow the quoting
 // rules exec applies to arguments.
-func gateCommand(run string) *exec.Cmd {
+func Command(run string) *exec.Cmd {
 	shell := os.Getenv("ComSpec")
 	if shell == "" {
 		shell = "cmd.exe"

@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"os/exec"

@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"context"
@@ -20,16 +20,16 @@ func TestGateRequire(t *testing.T) {
 		status  string
 		tailHas string
 	}{
-		{"below the bar fails", Gate{Run: "echo 'TOTAL 10 3 70%'", Require: []string{"coverage >= 85"}}, GateFail, "coverage 70% < 85%"},
-		{"above the bar passes", Gate{Run: "echo 'TOTAL 10 1 90%'", Require: []string{"coverage >= 85"}}, GatePass, ""},
-		{"absent metric blocks", Gate{Run: "echo all good", Require: []string{"coverage >= 85"}}, GateBlocked, "shows no coverage"},
-		{"exit 1 stays fail, with the unmet line", Gate{Run: "echo '1 failed, 2 passed in 0.1s'; exit 1", Require: []string{"failed == 0"}}, GateFail, "failed 1 != 0"},
-		{"absent metric on a failing gate stays fail", Gate{Run: "exit 1", Require: []string{"coverage >= 85"}}, GateFail, ""},
-		{"errors count from nothing is zero", Gate{Run: "true", Require: []string{"errors == 0"}}, GatePass, ""},
-		{"every requirement counts", Gate{Run: "echo '3 passed in 0.1s'; echo 'TOTAL 9 1 90%'", Require: []string{"coverage >= 85", "passed >= 4"}}, GateFail, "passed 3 < 4"},
-		{"stale report is absent", Gate{Run: "true", Coverage: "old.out", Require: []string{"coverage >= 1"}}, GateBlocked, "older than this run"},
-		{"fresh report wins over output", Gate{Run: "echo 'TOTAL 1 0 100%'; printf 'mode: set\\na.go:1.1,2.2 1 0\\na.go:3.1,4.2 1 1\\n' > new.out", Coverage: "new.out", Require: []string{"coverage >= 60"}}, GateFail, "coverage 50% < 60%"},
-		{"missing report", Gate{Run: "true", Coverage: "none.out", Require: []string{"coverage >= 1"}}, GateBlocked, "was not written"},
+		{"below the bar fails", Gate{Run: "echo 'TOTAL 10 3 70%'", Require: []string{"coverage >= 85"}}, StatusFail, "coverage 70% < 85%"},
+		{"above the bar passes", Gate{Run: "echo 'TOTAL 10 1 90%'", Require: []string{"coverage >= 85"}}, StatusPass, ""},
+		{"absent metric blocks", Gate{Run: "echo all good", Require: []string{"coverage >= 85"}}, StatusBlocked, "shows no coverage"},
+		{"exit 1 stays fail, with the unmet line", Gate{Run: "echo '1 failed, 2 passed in 0.1s'; exit 1", Require: []string{"failed == 0"}}, StatusFail, "failed 1 != 0"},
+		{"absent metric on a failing gate stays fail", Gate{Run: "exit 1", Require: []string{"coverage >= 85"}}, StatusFail, ""},
+		{"errors count from nothing is zero", Gate{Run: "true", Require: []string{"errors == 0"}}, StatusPass, ""},
+		{"every requirement counts", Gate{Run: "echo '3 passed in 0.1s'; echo 'TOTAL 9 1 90%'", Require: []string{"coverage >= 85", "passed >= 4"}}, StatusFail, "passed 3 < 4"},
+		{"stale report is absent", Gate{Run: "true", Coverage: "old.out", Require: []string{"coverage >= 1"}}, StatusBlocked, "older than this run"},
+		{"fresh report wins over output", Gate{Run: "echo 'TOTAL 1 0 100%'; printf 'mode: set\\na.go:1.1,2.2 1 0\\na.go:3.1,4.2 1 1\\n' > new.out", Coverage: "new.out", Require: []string{"coverage >= 60"}}, StatusFail, "coverage 50% < 60%"},
+		{"missing report", Gate{Run: "true", Coverage: "none.out", Require: []string{"coverage >= 1"}}, StatusBlocked, "was not written"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := filepath.Join(dir, "old.out")
@@ -37,7 +37,7 @@ func TestGateRequire(t *testing.T) {
 			past := time.Now().Add(-time.Hour)
 			os.Chtimes(old, past, past)
 			tc.gate.Name = "g"
-			res := runGates(context.Background(), []Gate{tc.gate}, RunOptions{Dir: dir})[0]
+			res := Run(context.Background(), []Gate{tc.gate}, RunOptions{Dir: dir})[0]
 			if res.Status != tc.status {
 				t.Errorf("status %s, want %s; tail:\n%s", res.Status, tc.status, res.Tail)
 			}
@@ -69,8 +69,8 @@ func TestGateRequireRealGoTest(t *testing.T) {
 		}
 	}
 	gate := Gate{Name: "coverage", Run: "go test -cover ./...", Require: []string{"coverage >= 85"}}
-	res := runGates(context.Background(), []Gate{gate}, RunOptions{Dir: dir})[0]
-	if res.Status != GateFail || !strings.Contains(res.Tail, "coverage 50% < 85%") {
+	res := Run(context.Background(), []Gate{gate}, RunOptions{Dir: dir})[0]
+	if res.Status != StatusFail || !strings.Contains(res.Tail, "coverage 50% < 85%") {
 		t.Fatalf("status %s, tail:\n%s", res.Status, res.Tail)
 	}
 	if res.ExitCode != 0 || res.Diagnostics == nil || res.Diagnostics.String() != "0 failed; coverage 50%" {
@@ -84,8 +84,8 @@ func TestRequireFingerprintFollowsTheFigure(t *testing.T) {
 	dir := t.TempDir()
 	run := func(total string) string {
 		g := Gate{Name: "cov", Run: "echo 'TOTAL 10 3 " + total + "'", Require: []string{"coverage >= 85"}}
-		res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})[0]
-		if res.Status != GateFail || res.Fingerprint == "" {
+		res := Run(context.Background(), []Gate{g}, RunOptions{Dir: dir})[0]
+		if res.Status != StatusFail || res.Fingerprint == "" {
 			t.Fatalf("status %s, fingerprint %q", res.Status, res.Fingerprint)
 		}
 		return res.Fingerprint

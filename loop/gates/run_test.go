@@ -1,9 +1,10 @@
-package loop
+package gates
 
 import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -18,29 +19,29 @@ func TestRunGatesExitCodes(t *testing.T) {
 		status               string
 		code                 int
 	}{
-		{"pass", "exit 0", "", GatePass, 0},
-		{"fail", "exit 1", "", GateFail, 1},
-		{"make's failed recipe", "exit 2", "", GateFail, 2},
-		{"pytest internal error", "exit 3", "", GateFail, 3},
-		{"other", "exit 4", "", GateFail, 4},
-		{"high", "exit 42", "", GateFail, 42},
-		{"cargo panic", "exit 101", "", GateFail, 101},
-		{"ci spelled out", "exit 2", "ci", GateFail, 2},
-		{"layered blocked", "exit 2", "layered", GateBlocked, 2},
-		{"layered skip", "exit 3", "layered", GateSkip, 3},
-		{"layered fail", "exit 1", "layered", GateFail, 1},
-		{"layered other", "exit 4", "layered", GateFail, 4},
-		{"declared skip", "exit 5", "5=skip", GateSkip, 5},
-		{"declared pass", "exit 1", "1=pass", GatePass, 1},
-		{"layered and a pair", "exit 3", "layered, 3=fail 5=skip", GateFail, 3},
-		{"undeclared under a map", "exit 2", "5=skip", GateFail, 2},
-		{"invalid rule falls back to ci", "exit 3", "3=maybe", GateFail, 3},
+		{"pass", "exit 0", "", StatusPass, 0},
+		{"fail", "exit 1", "", StatusFail, 1},
+		{"make's failed recipe", "exit 2", "", StatusFail, 2},
+		{"pytest internal error", "exit 3", "", StatusFail, 3},
+		{"other", "exit 4", "", StatusFail, 4},
+		{"high", "exit 42", "", StatusFail, 42},
+		{"cargo panic", "exit 101", "", StatusFail, 101},
+		{"ci spelled out", "exit 2", "ci", StatusFail, 2},
+		{"layered blocked", "exit 2", "layered", StatusBlocked, 2},
+		{"layered skip", "exit 3", "layered", StatusSkip, 3},
+		{"layered fail", "exit 1", "layered", StatusFail, 1},
+		{"layered other", "exit 4", "layered", StatusFail, 4},
+		{"declared skip", "exit 5", "5=skip", StatusSkip, 5},
+		{"declared pass", "exit 1", "1=pass", StatusPass, 1},
+		{"layered and a pair", "exit 3", "layered, 3=fail 5=skip", StatusFail, 3},
+		{"undeclared under a map", "exit 2", "5=skip", StatusFail, 2},
+		{"invalid rule falls back to ci", "exit 3", "3=maybe", StatusFail, 3},
 	}
 	var gates []Gate
 	for _, tt := range tests {
 		gates = append(gates, Gate{Name: tt.name, Run: tt.run, ExitCodes: tt.exitCodes})
 	}
-	res := runGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
+	res := Run(context.Background(), gates, RunOptions{Dir: t.TempDir()})
 	if len(res) != len(gates) {
 		t.Fatalf("got %d results for %d gates", len(res), len(gates))
 	}
@@ -52,7 +53,7 @@ func TestRunGatesExitCodes(t *testing.T) {
 		if r.Status != tt.status || r.ExitCode != tt.code {
 			t.Errorf("%s: status %s exit %d, want %s exit %d (tail %q)", r.Name, r.Status, r.ExitCode, tt.status, tt.code, r.Tail)
 		}
-		wantFP := r.Status == GateFail || r.Status == GateBlocked
+		wantFP := r.Status == StatusFail || r.Status == StatusBlocked
 		if (r.Fingerprint != "") != wantFP {
 			t.Errorf("%s: fingerprint %q, want one: %v", r.Name, r.Fingerprint, wantFP)
 		}
@@ -70,9 +71,9 @@ func TestRunGatesExitCodes(t *testing.T) {
 
 func TestRunGatesCannotStart(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-dir")
-	res := runGates(context.Background(), []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: missing})
+	res := Run(context.Background(), []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: missing})
 	r := res[0]
-	if r.Status != GateError || r.ExitCode != -1 || r.Fingerprint == "" || !strings.Contains(r.Tail, "cannot start") {
+	if r.Status != StatusError || r.ExitCode != -1 || r.Fingerprint == "" || !strings.Contains(r.Tail, "cannot start") {
 		t.Fatalf("got %+v, want an error result", r)
 	}
 }
@@ -86,8 +87,8 @@ func TestRunGatesSequentialStops(t *testing.T) {
 		{Name: "d", Run: "exit 0"},
 		{Name: "e", Run: "exit 1"},
 	}
-	res := runGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
-	want := []string{GatePass, GateSkip, GateBlocked, GateSkip, GateSkip}
+	res := Run(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
+	want := []string{StatusPass, StatusSkip, StatusBlocked, StatusSkip, StatusSkip}
 	for i, r := range res {
 		if r.Status != want[i] || r.Layer != i+1 || r.Name != gates[i].Name {
 			t.Errorf("gate %d: %s layer %d status %s, want %s", i, r.Name, r.Layer, r.Status, want[i])
@@ -103,8 +104,8 @@ func TestRunGatesSequentialStops(t *testing.T) {
 	}
 
 	// Parallel mode runs everything.
-	res = runGates(context.Background(), gates, RunOptions{Dir: dir})
-	want = []string{GatePass, GateSkip, GateBlocked, GatePass, GateFail}
+	res = Run(context.Background(), gates, RunOptions{Dir: dir})
+	want = []string{StatusPass, StatusSkip, StatusBlocked, StatusPass, StatusFail}
 	for i, r := range res {
 		if r.Status != want[i] {
 			t.Errorf("parallel gate %s: %s, want %s", r.Name, r.Status, want[i])
@@ -115,15 +116,34 @@ func TestRunGatesSequentialStops(t *testing.T) {
 func TestRunGatesCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := runGates(ctx, []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: t.TempDir()})
-	if r := res[0]; r.Status != GateTimeout || r.Fingerprint == "" {
+	res := Run(ctx, []Gate{{Name: "x", Run: "exit 0"}}, RunOptions{Dir: t.TempDir()})
+	if r := res[0]; r.Status != StatusTimeout || r.Fingerprint == "" {
 		t.Fatalf("got %+v, want timeout", r)
 	}
 }
 
 func TestRunGatesNone(t *testing.T) {
-	if res := runGates(context.Background(), nil, RunOptions{}); len(res) != 0 {
+	if res := Run(context.Background(), nil, RunOptions{}); len(res) != 0 {
 		t.Fatalf("got %v", res)
+	}
+}
+
+// TestRunGatesDeadline: a deadline (a stop hook's timeout) cuts a gate's own timeout to
+// leave time to stop it, and says so; past the deadline a gate is not started.
+func TestRunGatesDeadline(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("sleep")
+	}
+	dir := t.TempDir()
+	opts := RunOptions{Dir: dir, Deadline: time.Now().Add(KillGrace + PipeGrace + 300*time.Millisecond), DeadlineWhy: "the agent gives its stop hook 20s"}
+	res := Run(context.Background(), []Gate{{Name: "hang", Run: "sleep 30"}}, opts)
+	if r := res[0]; r.Status != StatusTimeout || !strings.Contains(r.Tail, "was cut off after") || !strings.Contains(r.Tail, "before its own timeout of 10m0s") || !strings.Contains(r.Tail, "the agent gives its stop hook 20s") {
+		t.Errorf("hung gate: %s %q", r.Status, r.Tail)
+	}
+	opts.Deadline = time.Now()
+	res = Run(context.Background(), []Gate{{Name: "late", Run: "exit 0"}}, opts)
+	if r := res[0]; r.Status != StatusTimeout || !strings.HasPrefix(r.Tail, "not run: the stop's deadline had passed") {
+		t.Errorf("gate past the deadline: %s %q", r.Status, r.Tail)
 	}
 }
 
@@ -135,14 +155,14 @@ func TestGateTimeoutParsing(t *testing.T) {
 	}{
 		{"", def}, {"90s", 90 * time.Second}, {" 2m ", 2 * time.Minute}, {"nonsense", def}, {"0s", def}, {"-1s", def},
 	} {
-		if got := (Gate{Timeout: tt.in}).timeoutOr(def); got != tt.want {
-			t.Errorf("timeoutOr(%q) = %v, want %v", tt.in, got, tt.want)
+		if got := (Gate{Timeout: tt.in}).TimeoutOr(def); got != tt.want {
+			t.Errorf("TimeoutOr(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 }
 
-func TestGateResultJSON(t *testing.T) {
-	b, err := json.Marshal(GateResult{Name: "t", Layer: 2, Status: GatePass, Duration: 1500 * time.Millisecond, Tail: "ok"})
+func TestResultJSON(t *testing.T) {
+	b, err := json.Marshal(Result{Name: "t", Layer: 2, Status: StatusPass, Duration: 1500 * time.Millisecond, Tail: "ok"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,14 +199,14 @@ func TestGateFingerprint(t *testing.T) {
 	a := "\x1b[1m--- FAIL: TestParse (0.01s)\x1b[0m\n    parse_test.go:42: got 17, want 18\n    at /tmp/TestParse3141/001/in.txt\nFAIL\tgithub.com/x/y\t0.532s\n"
 	b := "--- FAIL: TestParse (1.27s)\n    parse_test.go:43: got 170, want 180\n    at /tmp/TestParse2718/001/in.txt\nFAIL\tgithub.com/x/y\t12.5s\n"
 	other := "--- FAIL: TestFormat (0.01s)\n    format_test.go:42: got 17, want 18\nFAIL\tgithub.com/x/y\t0.532s\n"
-	fa := gateFingerprint("test", GateFail, a, 0)
-	if fb := gateFingerprint("test", GateFail, b, 0); fa != fb {
+	fa := Fingerprint("test", StatusFail, a, 0)
+	if fb := Fingerprint("test", StatusFail, b, 0); fa != fb {
 		t.Errorf("same failure, different fingerprints: %s %s", fa, fb)
 	}
 	for _, d := range []struct{ what, fp string }{
-		{"another failure", gateFingerprint("test", GateFail, other, 0)},
-		{"another gate", gateFingerprint("lint", GateFail, a, 0)},
-		{"another status", gateFingerprint("test", GateBlocked, a, 0)},
+		{"another failure", Fingerprint("test", StatusFail, other, 0)},
+		{"another gate", Fingerprint("lint", StatusFail, a, 0)},
+		{"another status", Fingerprint("test", StatusBlocked, a, 0)},
 	} {
 		if d.fp == fa {
 			t.Errorf("%s has the same fingerprint %s", d.what, fa)
@@ -197,7 +217,7 @@ func TestGateFingerprint(t *testing.T) {
 	}
 	// Where a long output happens to be cut does not matter.
 	long := strings.Repeat("noise line 1234\n", 1000) + "the error\n"
-	if gateFingerprint("t", GateFail, long[3:], 8192) != gateFingerprint("t", GateFail, long[7:], 8192) {
+	if Fingerprint("t", StatusFail, long[3:], 8192) != Fingerprint("t", StatusFail, long[7:], 8192) {
 		t.Errorf("fingerprint depends on where the tail was cut")
 	}
 }

@@ -1,12 +1,9 @@
-package loop
+package gates
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-
-	"github.com/git-loop/git-loop/gitstore"
 )
 
 // A guard kills what its gate leaves, and the hook kills what a guard that was killed left
@@ -16,37 +13,30 @@ import (
 // to do it: so that process records its owner name in <commondir>/loop/gates/ while its
 // gates run, and the next stop of any loop in the repository kills the processes of a
 // recorded owner that is gone (sweepGateOrphans). A process that clears its environment
-// (env -i) escapes the mark.
+// (env -i) escapes the mark. The engine names the owner (UseGuard) and gives the directory
+// (Watch).
 
 // gateRunEnv marks the processes of a guarded gate.
 const gateRunEnv = "GIT_LOOP_GATE_RUN"
 
-// gateOwner names this process in the marks of its gates, once.
-var gateOwner = sync.OnceValue(gitstore.OwnerName)
-
-// gatesDir is where processes running gates record themselves.
-func gatesDir(r *gitstore.Repo) string { return filepath.Join(r.LoopDir(), "gates") }
-
-// watchGates, before a stop or check runs cfg's gates, kills what gates of a killed hook
-// and guard left (sweepGateOrphans) and records this process's own (recordGates); it returns
-// what removes the record. Without gates there is nothing to do.
-func (s *Store) watchGates(cfg *Config) (done func()) {
-	if len(cfg.Gates) == 0 {
-		return func() {}
-	}
-	sweepGateOrphans(s.Repo)
-	return recordGates(s.Repo)
+// Watch, before gates run, kills what gates of a killed hook and guard left, as recorded in
+// dir (sweepGateOrphans; gone tells the owner name of a process that is gone, gitstore's
+// OwnerGone), and records this process's own (recordGates); it returns what removes the
+// record.
+func Watch(dir string, gone func(owner string) bool) (done func()) {
+	sweepGateOrphans(dir, gone)
+	return recordGates(dir)
 }
 
-// recordGates records that this process runs guarded gates in r, and returns what removes
+// recordGates records that this process runs guarded gates in dir, and returns what removes
 // the record once they have ended. Where gates run unguarded there is nothing to record.
-func recordGates(r *gitstore.Repo) (done func()) {
-	if !guarded() {
+func recordGates(dir string) (done func()) {
+	if !guarded() || gateOwner() == "" {
 		return func() {}
 	}
-	path := filepath.Join(gatesDir(r), gateOwner())
+	path := filepath.Join(dir, gateOwner())
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil && os.MkdirAll(gatesDir(r), 0o777) == nil {
+	if err != nil && os.MkdirAll(dir, 0o777) == nil {
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
 	}
 	if err != nil {
@@ -59,20 +49,20 @@ func recordGates(r *gitstore.Repo) (done func()) {
 // sweepGateOrphans kills the gate processes of every recorded owner that is gone, and
 // removes its record: what a gate left running when both its guard and the process that
 // ran it were killed. It costs one directory read when nothing is recorded.
-func sweepGateOrphans(r *gitstore.Repo) {
+func sweepGateOrphans(dir string, gone func(owner string) bool) {
 	if !guarded() {
 		return
 	}
-	entries, err := os.ReadDir(gatesDir(r))
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") || !gitstore.OwnerGone(name) {
+		if strings.HasPrefix(name, ".") || !gone(name) {
 			continue
 		}
 		killMarked(name+".", true)
-		os.Remove(filepath.Join(gatesDir(r), name))
+		os.Remove(filepath.Join(dir, name))
 	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package loop
+package gates
 
 import (
 	"os"
@@ -8,9 +8,9 @@ import (
 	"syscall"
 )
 
-// gateCommand runs a gate's command line through the POSIX shell, under a guard where there
-// is one (see guard_linux.go).
-func gateCommand(run string) *exec.Cmd {
+// Command is the command that runs a command line (a gate's, an evaluator's) as gates
+// run: through the POSIX shell, under a guard where there is one (see guard_linux.go).
+func Command(run string) *exec.Cmd {
 	if cmd := guardCommand(run); cmd != nil {
 		return cmd
 	}

@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"errors"
@@ -21,18 +21,18 @@ const (
 // list passes when 0 and fails otherwise.
 type exitRule map[int]string
 
-// ParseExitCodes reads a gate's `exitCodes` value: empty or "ci" (CI's rule), "layered"
+// parseExitCodes reads a gate's `exitCodes` value: empty or "ci" (CI's rule), "layered"
 // (2 blocked, 3 skip), or CODE=STATUS pairs separated by spaces or commas, such as
 // "2=blocked 3=skip 5=skip", where STATUS is pass, fail, blocked or skip and CODE 1 to 255.
 // "layered" may be combined with pairs, which win. Exit 0 always passes.
-func ParseExitCodes(spec string) (exitRule, error) {
+func parseExitCodes(spec string) (exitRule, error) {
 	rule := exitRule{}
 	for _, tok := range strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 		switch strings.ToLower(tok) {
 		case ExitCodesCI:
 			continue
 		case ExitCodesLayered:
-			for code, st := range map[int]string{2: GateBlocked, 3: GateSkip} {
+			for code, st := range map[int]string{2: StatusBlocked, 3: StatusSkip} {
 				if _, set := rule[code]; !set {
 					rule[code] = st
 				}
@@ -51,7 +51,7 @@ func ParseExitCodes(spec string) (exitRule, error) {
 			return nil, fmt.Errorf("%q: exit 0 always passes", tok)
 		}
 		switch status = strings.ToLower(status); status {
-		case GatePass, GateFail, GateBlocked, GateSkip:
+		case StatusPass, StatusFail, StatusBlocked, StatusSkip:
 			rule[code] = status
 		default:
 			return nil, fmt.Errorf("%q: the status must be pass, fail, blocked or skip", tok)
@@ -63,12 +63,12 @@ func ParseExitCodes(spec string) (exitRule, error) {
 // status is the gate status of exit code under the rule.
 func (r exitRule) status(code int) string {
 	if code == 0 {
-		return GatePass
+		return StatusPass
 	}
 	if st, ok := r[code]; ok {
 		return st
 	}
-	return GateFail
+	return StatusFail
 }
 
 // declares reports whether the rule lists a code with status st.

@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"maps"
@@ -15,12 +15,12 @@ func TestParseExitCodes(t *testing.T) {
 		{"", exitRule{}, ""},
 		{"ci", exitRule{}, ""},
 		{"CI", exitRule{}, ""},
-		{"layered", exitRule{2: GateBlocked, 3: GateSkip}, ""},
-		{"5=skip", exitRule{5: GateSkip}, ""},
-		{"2=blocked, 3=skip 5=skip", exitRule{2: GateBlocked, 3: GateSkip, 5: GateSkip}, ""},
-		{"layered 3=fail", exitRule{2: GateBlocked, 3: GateFail}, ""},
-		{"3=fail layered", exitRule{2: GateBlocked, 3: GateFail}, ""},
-		{"1=PASS", exitRule{1: GatePass}, ""},
+		{"layered", exitRule{2: StatusBlocked, 3: StatusSkip}, ""},
+		{"5=skip", exitRule{5: StatusSkip}, ""},
+		{"2=blocked, 3=skip 5=skip", exitRule{2: StatusBlocked, 3: StatusSkip, 5: StatusSkip}, ""},
+		{"layered 3=fail", exitRule{2: StatusBlocked, 3: StatusFail}, ""},
+		{"3=fail layered", exitRule{2: StatusBlocked, 3: StatusFail}, ""},
+		{"1=PASS", exitRule{1: StatusPass}, ""},
 		{"0=fail", nil, "exit 0 always passes"},
 		{"256=skip", nil, "from 1 to 255"},
 		{"-1=skip", nil, "from 1 to 255"},
@@ -30,28 +30,28 @@ func TestParseExitCodes(t *testing.T) {
 		{"strict", nil, "neither ci, layered nor CODE=STATUS"},
 	}
 	for _, tt := range tests {
-		got, err := ParseExitCodes(tt.spec)
+		got, err := parseExitCodes(tt.spec)
 		switch {
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("ParseExitCodes(%q): error %v, want one saying %q", tt.spec, err, tt.err)
+			t.Errorf("parseExitCodes(%q): error %v, want one saying %q", tt.spec, err, tt.err)
 		case tt.err == "" && err != nil:
-			t.Errorf("ParseExitCodes(%q): %v", tt.spec, err)
+			t.Errorf("parseExitCodes(%q): %v", tt.spec, err)
 		case tt.err == "" && !maps.Equal(got, tt.want):
-			t.Errorf("ParseExitCodes(%q) = %v, want %v", tt.spec, got, tt.want)
+			t.Errorf("parseExitCodes(%q) = %v, want %v", tt.spec, got, tt.want)
 		}
 	}
 }
 
 func TestExitRuleStatus(t *testing.T) {
-	ci, layered := exitRule{}, exitRule{2: GateBlocked, 3: GateSkip}
+	ci, layered := exitRule{}, exitRule{2: StatusBlocked, 3: StatusSkip}
 	for _, tt := range []struct {
 		rule exitRule
 		code int
 		want string
 	}{
-		{ci, 0, GatePass}, {ci, 1, GateFail}, {ci, 2, GateFail}, {ci, 3, GateFail}, {ci, 5, GateFail},
-		{ci, 101, GateFail}, {ci, 127, GateFail}, {ci, 255, GateFail},
-		{layered, 0, GatePass}, {layered, 1, GateFail}, {layered, 2, GateBlocked}, {layered, 3, GateSkip}, {layered, 4, GateFail},
+		{ci, 0, StatusPass}, {ci, 1, StatusFail}, {ci, 2, StatusFail}, {ci, 3, StatusFail}, {ci, 5, StatusFail},
+		{ci, 101, StatusFail}, {ci, 127, StatusFail}, {ci, 255, StatusFail},
+		{layered, 0, StatusPass}, {layered, 1, StatusFail}, {layered, 2, StatusBlocked}, {layered, 3, StatusSkip}, {layered, 4, StatusFail},
 	} {
 		if got := tt.rule.status(tt.code); got != tt.want {
 			t.Errorf("%v.status(%d) = %s, want %s", tt.rule, tt.code, got, tt.want)
@@ -66,16 +66,16 @@ func FuzzParseExitCodes(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
-		rule, err := ParseExitCodes(spec)
+		rule, err := parseExitCodes(spec)
 		if err != nil {
 			return
 		}
-		if rule.status(0) != GatePass {
+		if rule.status(0) != StatusPass {
 			t.Fatalf("%q: exit 0 does not pass", spec)
 		}
 		for code := 1; code < 256; code++ {
 			switch st := rule.status(code); st {
-			case GatePass, GateFail, GateBlocked, GateSkip:
+			case StatusPass, StatusFail, StatusBlocked, StatusSkip:
 			default:
 				t.Fatalf("%q: exit %d reads as %q", spec, code, st)
 			}

@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"context"
@@ -18,46 +18,47 @@ import (
 // Gate statuses. A command gate is read as CI reads a job: exit 0 passes and any other
 // status fails, unless the gate declares statuses that mean blocked or skip (Gate.ExitCodes).
 const (
-	// GatePass: the gate exited 0 (or with a status its exitCodes declares a pass).
-	GatePass = "pass"
-	// GateFail: the gate exited with any other status, or a signal killed it.
-	GateFail = "fail"
-	// GateBlocked: the gate exited with a status its exitCodes declares blocked (it cannot
+	// StatusPass: the gate exited 0 (or with a status its exitCodes declares a pass).
+	StatusPass = "pass"
+	// StatusFail: the gate exited with any other status, or a signal killed it.
+	StatusFail = "fail"
+	// StatusBlocked: the gate exited with a status its exitCodes declares blocked (it cannot
 	// judge the snapshot; a person must act), or it requires a figure its output lacks.
-	GateBlocked = "blocked"
-	// GateSkip: the gate exited with a status its exitCodes declares skip (not applicable),
+	StatusBlocked = "blocked"
+	// StatusSkip: the gate exited with a status its exitCodes declares skip (not applicable),
 	// or was not run in sequential mode because an earlier gate failed.
-	GateSkip = "skip"
-	// GateTimeout: the gate ran past its timeout, or the run was cancelled; its whole
+	StatusSkip = "skip"
+	// StatusTimeout: the gate ran past its timeout, or the run was cancelled; its whole
 	// process group was killed.
-	GateTimeout = "timeout"
-	// GateError: the gate could not be started.
-	GateError = "error"
+	StatusTimeout = "timeout"
+	// StatusError: the gate could not be started.
+	StatusError = "error"
 )
 
 // Gate runner defaults and limits.
 const (
-	// DefaultGateTimeout applies to gates without a timeout when RunOptions sets none.
-	DefaultGateTimeout = 10 * time.Minute
-	// DefaultGateTailBytes is how much of a gate's output is kept when RunOptions sets none.
-	DefaultGateTailBytes = 8 << 10
-	// gateKillGrace is how long a timed-out gate has between the polite termination signal
+	// DefaultTimeout applies to gates without a timeout when RunOptions sets none.
+	DefaultTimeout = 10 * time.Minute
+	// DefaultTailBytes is how much of a gate's output is kept when RunOptions sets none.
+	DefaultTailBytes = 8 << 10
+	// KillGrace is how long a timed-out gate has between the polite termination signal
 	// and the kill.
-	gateKillGrace = time.Second
-	// gatePipeGrace bounds the wait for the output pipe to close once the gate's main process
+	KillGrace = time.Second
+	// PipeGrace bounds the wait for the output pipe to close once the gate's main process
 	// has exited and its process group was killed (a process that left the group may still
 	// hold the pipe).
-	gatePipeGrace = 500 * time.Millisecond
-	// gateFingerprintWindow bounds the normalised output a fingerprint covers, counted from
+	PipeGrace = 500 * time.Millisecond
+	// fingerprintWindow bounds the normalised output a fingerprint covers, counted from
 	// the end, so that where the tail happened to be cut does not change the fingerprint.
-	gateFingerprintWindow = 4 << 10
+	fingerprintWindow = 4 << 10
 )
 
 // notRunTail is the tail of gates skipped in sequential mode after a failure.
 const notRunTail = "not run: an earlier gate failed"
 
-// GateResult is the outcome of running one gate, as recorded in an iteration.
-type GateResult struct {
+// Result is the outcome of running one gate. The engine records it in an iteration, beside
+// the evaluator's verdict for an evaluator gate (loop.GateResult).
+type Result struct {
 	Name     string `json:"name"`
 	Layer    int    `json:"layer"` // 1-based position in the gate list
 	Status   string `json:"status"`
@@ -74,17 +75,15 @@ type GateResult struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Diagnostics sums up what the output says (tests, errors, coverage), when it says any.
 	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
-	// Judge is set for an evaluator gate: the condition and the evaluator's verdict.
-	Judge *JudgeInfo `json:"judge,omitempty"`
 }
 
 // Passed reports whether the gate passed.
-func (r GateResult) Passed() bool { return r.Status == GatePass }
+func (r Result) Passed() bool { return r.Status == StatusPass }
 
 // Failed reports whether the result blocks completion: anything but pass or skip.
-func (r GateResult) Failed() bool { return r.Status != GatePass && r.Status != GateSkip }
+func (r Result) Failed() bool { return r.Status != StatusPass && r.Status != StatusSkip }
 
-// RunOptions controls runGates.
+// RunOptions controls Run.
 type RunOptions struct {
 	// Dir is the directory gates run in (the worktree).
 	Dir string
@@ -98,13 +97,13 @@ type RunOptions struct {
 	// Env is added to the environment of every gate (after os.Environ, so it wins).
 	Env []string
 	// Deadline, when set, is when every gate must be done: a gate's timeout is cut to leave
-	// time to stop it before then (a stop hook's own timeout, see HookTimeout). A gate cut
+	// time to stop it before then (a stop hook's own timeout). A gate cut
 	// this way is a timeout, and its output says why; DeadlineWhy names what set it.
 	Deadline    time.Time
 	DeadlineWhy string
 }
 
-// runGates runs gates in opts.Dir and returns one result per gate, in gate order.
+// Run runs gates in opts.Dir and returns one result per gate, in gate order.
 //
 // Each gate runs `sh -c RUN` (on Windows `cmd /S /C RUN`) with stdin empty and the
 // environment os.Environ()+opts.Env+GIT_LOOP_GATE=<name>. Exit status 0 is pass and any
@@ -112,20 +111,20 @@ type RunOptions struct {
 // is cancelled, gets status timeout: its whole process group (Windows: job object) is sent
 // SIGTERM and, a second later, SIGKILL. When a gate's main process exits, whatever it left
 // running in its process group is killed too, so a background child holding the output pipe
-// cannot keep runGates waiting. Output is kept as a bounded tail.
-func runGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
+// cannot keep Run waiting. Output is kept as a bounded tail.
+func Run(ctx context.Context, gates []Gate, opts RunOptions) []Result {
 	if opts.DefaultTimeout <= 0 {
-		opts.DefaultTimeout = DefaultGateTimeout
+		opts.DefaultTimeout = DefaultTimeout
 	}
 	if opts.TailBytes <= 0 {
-		opts.TailBytes = DefaultGateTailBytes
+		opts.TailBytes = DefaultTailBytes
 	}
-	results := make([]GateResult, len(gates))
+	results := make([]Result, len(gates))
 	if opts.Sequential {
 		stopped := false
 		for i, g := range gates {
 			if stopped {
-				results[i] = GateResult{Name: g.Name, Layer: i + 1, Status: GateSkip, ExitCode: -1, Tail: notRunTail}
+				results[i] = Result{Name: g.Name, Layer: i + 1, Status: StatusSkip, ExitCode: -1, Tail: notRunTail}
 				continue
 			}
 			results[i] = runJudgedGate(ctx, g, i+1, opts)
@@ -142,55 +141,55 @@ func runGates(ctx context.Context, gates []Gate, opts RunOptions) []GateResult {
 }
 
 // runGate runs one gate to completion, timeout or cancellation.
-func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateResult) {
-	res = GateResult{Name: g.Name, Layer: layer, ExitCode: -1}
+func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res Result) {
+	res = Result{Name: g.Name, Layer: layer, ExitCode: -1}
 	tail := NewTailBuffer(opts.TailBytes)
 	defer func() {
 		res.Tail = tail.Text()
 		res.Truncated = tail.Truncated()
 		switch res.Status {
-		case GateFail, GateBlocked, GateTimeout, GateError:
-			res.Fingerprint = gateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
+		case StatusFail, StatusBlocked, StatusTimeout, StatusError:
+			res.Fingerprint = Fingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
 		}
 	}()
 	if ctx.Err() != nil {
-		res.Status = GateTimeout
+		res.Status = StatusTimeout
 		fmt.Fprintf(tail, "not run: %v", context.Cause(ctx))
 		return res
 	}
-	own := g.timeoutOr(opts.DefaultTimeout)
-	timeout, cut := opts.cut(own)
+	own := g.TimeoutOr(opts.DefaultTimeout)
+	timeout, cut := opts.Timeout(own)
 	if timeout <= 0 {
-		res.Status = GateTimeout
+		res.Status = StatusTimeout
 		fmt.Fprintf(tail, "not run: the stop's deadline had passed (%s)", opts.DeadlineWhy)
 		return res
 	}
 
-	cmd := gateCommand(g.Run)
+	cmd := Command(g.Run)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(append(os.Environ(), opts.Env...), "GIT_LOOP_GATE="+g.Name)
 	run, err := RunInGroup(ctx, cmd, timeout, tail, nil)
 	res.Duration = run.Duration
 	if err != nil {
-		res.Status = GateError
+		res.Status = StatusError
 		fmt.Fprintf(tail, "cannot start gate: %v", err)
 		return res
 	}
 	waitErr, why := run.WaitErr, run.Stopped
 	if why != "" {
-		res.Status = GateTimeout
+		res.Status = StatusTimeout
 		if cut && ctx.Err() == nil {
 			why = fmt.Sprintf("was cut off after %v, before its own timeout of %v, to leave the stop time to record it (%s)", timeout.Round(time.Second), own, opts.DeadlineWhy)
 		}
 		fmt.Fprintf(tail, "\n[git-loop] gate %q %s; its processes were killed\n", g.Name, why)
 		return res
 	}
-	rule, ruleErr := ParseExitCodes(g.ExitCodes)
+	rule, ruleErr := parseExitCodes(g.ExitCodes)
 	if ruleErr != nil { // refused at start; a hand-edited loop.json falls back to CI's rule
 		fmt.Fprintf(tail, "\n[git-loop] gate %q: exitCodes %q ignored (%v): 0 passes, anything else fails\n", g.Name, g.ExitCodes, ruleErr)
 	}
 	res.ExitCode, res.Signal = ExitStatus(waitErr)
-	res.Status = GateFail
+	res.Status = StatusFail
 	switch {
 	case res.ExitCode >= 0:
 		res.Status = rule.status(res.ExitCode)
@@ -202,28 +201,28 @@ func runGate(ctx context.Context, g Gate, layer int, opts RunOptions) (res GateR
 	return res
 }
 
-// cut is the time a command with timeout own may run: own, or less when the stop's deadline
-// comes first, leaving the time to stop it (the polite signal's grace, the pipe's) before
-// then (cut is set). At or below 0 the deadline has passed.
-func (opts RunOptions) cut(own time.Duration) (time.Duration, bool) {
+// Timeout is the time a command with timeout own may run under opts: own, or less when the
+// stop's deadline comes first, leaving the time to stop it (the polite signal's grace, the
+// pipe's) before then (cut is set). At or below 0 the deadline has passed.
+func (opts RunOptions) Timeout(own time.Duration) (timeout time.Duration, cut bool) {
 	if opts.Deadline.IsZero() {
 		return own, false
 	}
-	left := time.Until(opts.Deadline) - gateKillGrace - gatePipeGrace
+	left := time.Until(opts.Deadline) - KillGrace - PipeGrace
 	if left < own {
 		return left, true
 	}
 	return own, false
 }
 
-// gateFingerprint identifies a gate failure so that reruns of the same failure match: the
+// Fingerprint identifies a gate failure so that reruns of the same failure match: the
 // output is normalised (ANSI escapes stripped; temp paths, durations, UUIDs, hex strings of 7
 // or more characters and digit runs replaced by placeholders; whitespace collapsed), cut to
 // its last few KiB (min(4 KiB, tailBytes/2)), and hashed with the gate's name and status. The
 // result is the first 12 hex digits of the SHA-1.
-func gateFingerprint(name, status, tail string, tailBytes int) string {
+func Fingerprint(name, status, tail string, tailBytes int) string {
 	norm := normalizeGateOutput(tail)
-	window := gateFingerprintWindow
+	window := fingerprintWindow
 	if tailBytes > 0 {
 		window = min(window, max(tailBytes/2, 64))
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package loop
+package gates
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 func TestRunGatesParallelOverlaps(t *testing.T) {
 	gates := []Gate{{Name: "a", Run: "sleep 1"}, {Name: "b", Run: "sleep 1"}, {Name: "c", Run: "sleep 1; exit 1"}}
 	start := time.Now()
-	res := runGates(context.Background(), gates, RunOptions{Dir: t.TempDir()})
+	res := Run(context.Background(), gates, RunOptions{Dir: t.TempDir()})
 	elapsed := time.Since(start)
 	if elapsed >= 1800*time.Millisecond {
 		t.Errorf("three 1s gates took %v: not run in parallel", elapsed)
@@ -29,7 +29,7 @@ func TestRunGatesParallelOverlaps(t *testing.T) {
 			t.Errorf("result %d: %s after %v", i, r.Name, r.Duration)
 		}
 	}
-	if res[0].Status != GatePass || res[2].Status != GateFail {
+	if res[0].Status != StatusPass || res[2].Status != StatusFail {
 		t.Errorf("statuses %s, %s", res[0].Status, res[2].Status)
 	}
 	t.Logf("parallel: %v", elapsed)
@@ -41,18 +41,18 @@ func TestRunGatesSequentialInOrder(t *testing.T) {
 		{Name: "one", Run: "sleep 0.2; echo one >> order"},
 		{Name: "two", Run: "echo two >> order"},
 	}
-	runGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
+	Run(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
 	b, err := os.ReadFile(filepath.Join(dir, "order"))
 	if err != nil || string(b) != "one\ntwo\n" {
 		t.Fatalf("order file %q, %v", b, err)
 	}
 	// After a failure nothing more runs.
 	gates = []Gate{{Name: "f", Run: "exit 1"}, {Name: "after", Run: "touch ran"}}
-	res := runGates(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
+	res := Run(context.Background(), gates, RunOptions{Dir: dir, Sequential: true})
 	if _, err := os.Stat(filepath.Join(dir, "ran")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a gate after the failure ran (stat: %v)", err)
 	}
-	if res[1].Status != GateSkip || res[1].Tail != notRunTail {
+	if res[1].Status != StatusSkip || res[1].Tail != notRunTail {
 		t.Errorf("got %+v", res[1])
 	}
 }
@@ -61,9 +61,9 @@ func TestRunGatesEnvDirStdin(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "marker"), []byte("here\n"), 0o644)
 	g := Gate{Name: "envgate", Run: `cat; echo "gate=$GIT_LOOP_GATE extra=$EXTRA"; cat marker; echo err >&2`}
-	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir, Env: []string{"EXTRA=yes", "GIT_LOOP_GATE=spoofed"}})
+	res := Run(context.Background(), []Gate{g}, RunOptions{Dir: dir, Env: []string{"EXTRA=yes", "GIT_LOOP_GATE=spoofed"}})
 	r := res[0]
-	if r.Status != GatePass {
+	if r.Status != StatusPass {
 		t.Fatalf("got %+v", r)
 	}
 	if want := "gate=envgate extra=yes\nhere\nerr\n"; r.Tail != want {
@@ -117,16 +117,16 @@ func TestRunGatesTimeoutKillsGroup(t *testing.T) {
 	// The grandchild ignores SIGTERM, so only the SIGKILL after the grace period stops it.
 	g := Gate{Name: "slow", Run: `echo started; (trap '' TERM; exec sleep 30) & echo $! > pid; sleep 30`, Timeout: "300ms"}
 	start := time.Now()
-	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := Run(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
 	r := res[0]
-	if r.Status != GateTimeout || r.ExitCode != -1 || r.Fingerprint == "" {
+	if r.Status != StatusTimeout || r.ExitCode != -1 || r.Fingerprint == "" {
 		t.Errorf("got %+v, want timeout", r)
 	}
 	if !strings.HasPrefix(r.Tail, "started\n") || !strings.Contains(r.Tail, "timed out after 300ms") {
 		t.Errorf("tail %q", r.Tail)
 	}
-	if elapsed > 300*time.Millisecond+gateKillGrace+time.Second {
+	if elapsed > 300*time.Millisecond+KillGrace+time.Second {
 		t.Errorf("timeout took %v", elapsed)
 	}
 	waitGone(t, readPid(t, filepath.Join(dir, "pid")))
@@ -137,12 +137,12 @@ func TestRunGatesTimeoutPromptWhenTermHonoured(t *testing.T) {
 	dir := t.TempDir()
 	g := Gate{Name: "slow", Run: `sleep 30 & echo $! > pid; sleep 30`, Timeout: "200ms"}
 	start := time.Now()
-	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := Run(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
-	if res[0].Status != GateTimeout {
+	if res[0].Status != StatusTimeout {
 		t.Fatalf("got %+v", res[0])
 	}
-	if elapsed > 200*time.Millisecond+gateKillGrace/2 {
+	if elapsed > 200*time.Millisecond+KillGrace/2 {
 		t.Errorf("a group that exits on SIGTERM took %v", elapsed)
 	}
 	waitGone(t, readPid(t, filepath.Join(dir, "pid")))
@@ -150,8 +150,8 @@ func TestRunGatesTimeoutPromptWhenTermHonoured(t *testing.T) {
 
 func TestRunGatesDefaultTimeoutAndCancel(t *testing.T) {
 	dir := t.TempDir()
-	res := runGates(context.Background(), []Gate{{Name: "d", Run: "sleep 30"}}, RunOptions{Dir: dir, DefaultTimeout: 100 * time.Millisecond})
-	if res[0].Status != GateTimeout {
+	res := Run(context.Background(), []Gate{{Name: "d", Run: "sleep 30"}}, RunOptions{Dir: dir, DefaultTimeout: 100 * time.Millisecond})
+	if res[0].Status != StatusTimeout {
 		t.Errorf("default timeout: got %+v", res[0])
 	}
 
@@ -159,11 +159,11 @@ func TestRunGatesDefaultTimeoutAndCancel(t *testing.T) {
 	time.AfterFunc(200*time.Millisecond, cancel)
 	gates := []Gate{{Name: "a", Run: "sleep 30"}, {Name: "b", Run: "sleep 30 & echo $! > pid; wait"}, {Name: "c", Run: "exit 0"}}
 	start := time.Now()
-	res = runGates(ctx, gates, RunOptions{Dir: dir})
+	res = Run(ctx, gates, RunOptions{Dir: dir})
 	if elapsed := time.Since(start); elapsed > 2*time.Second {
 		t.Errorf("cancel took %v", elapsed)
 	}
-	if res[0].Status != GateTimeout || res[1].Status != GateTimeout || res[2].Status != GatePass {
+	if res[0].Status != StatusTimeout || res[1].Status != StatusTimeout || res[2].Status != StatusPass {
 		t.Errorf("statuses %s %s %s", res[0].Status, res[1].Status, res[2].Status)
 	}
 	if !strings.Contains(res[0].Tail, "cancelled") {
@@ -176,9 +176,9 @@ func TestRunGatesBackgroundChildHoldsOutput(t *testing.T) {
 	dir := t.TempDir()
 	g := Gate{Name: "bg", Run: `(sleep 30 & echo $! > pid); echo done; exit 0`}
 	start := time.Now()
-	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := Run(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
-	if r := res[0]; r.Status != GatePass || r.Tail != "done\n" {
+	if r := res[0]; r.Status != StatusPass || r.Tail != "done\n" {
 		t.Errorf("got %+v", r)
 	}
 	if elapsed > time.Second {
@@ -197,14 +197,14 @@ func TestRunGatesEscapedChildHoldsOutput(t *testing.T) {
 	// reach it; RunGates must still return.
 	g := Gate{Name: "escaped", Run: `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; echo done`}
 	start := time.Now()
-	res := runGates(context.Background(), []Gate{g}, RunOptions{Dir: dir})
+	res := Run(context.Background(), []Gate{g}, RunOptions{Dir: dir})
 	elapsed := time.Since(start)
 	pid := readPid(t, filepath.Join(dir, "pid"))
 	syscall.Kill(pid, syscall.SIGKILL)
-	if r := res[0]; r.Status != GatePass || r.Tail != "done\n" {
+	if r := res[0]; r.Status != StatusPass || r.Tail != "done\n" {
 		t.Errorf("got %+v", r)
 	}
-	if elapsed > 0.2e9+2*gatePipeGrace+500*time.Millisecond {
+	if elapsed > 0.2e9+2*PipeGrace+500*time.Millisecond {
 		t.Errorf("RunGates took %v with an escaped child holding stdout", elapsed)
 	}
 	t.Logf("escaped child: %v", elapsed)
@@ -216,12 +216,12 @@ func TestRunGatesHugeOutputBounded(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	res := runGates(context.Background(), []Gate{{Name: "yes", Run: "yes | head -c " + strconv.Itoa(size) + "; exit 1"}},
+	res := Run(context.Background(), []Gate{{Name: "yes", Run: "yes | head -c " + strconv.Itoa(size) + "; exit 1"}},
 		RunOptions{Dir: t.TempDir(), TailBytes: 4096})
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
 	r := res[0]
-	if r.Status != GateFail || !r.Truncated || len(r.Tail) > 4096 || len(r.Tail) < 4000 {
+	if r.Status != StatusFail || !r.Truncated || len(r.Tail) > 4096 || len(r.Tail) < 4000 {
 		t.Fatalf("status %s truncated %v tail %d bytes", r.Status, r.Truncated, len(r.Tail))
 	}
 	if !strings.HasSuffix(r.Tail, "y\ny\ny\n") {
@@ -239,8 +239,8 @@ func TestRunGatesFingerprintAcrossRuns(t *testing.T) {
 	dir := t.TempDir()
 	// Output that differs between runs only in a pid, a temp dir, a timestamp and a duration.
 	fail := Gate{Name: "t", Run: `d=$(mktemp -d); echo "--- FAIL: TestX (0.$$s)"; echo "open $d/cfg: no such file (pid $$, at $(date +%s))"; rmdir "$d"; exit 1`}
-	a := runGates(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
-	b := runGates(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
+	a := Run(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
+	b := Run(context.Background(), []Gate{fail}, RunOptions{Dir: dir})[0]
 	if a.Tail == b.Tail {
 		t.Fatalf("test needs outputs that differ: %q", a.Tail)
 	}
@@ -249,7 +249,7 @@ func TestRunGatesFingerprintAcrossRuns(t *testing.T) {
 	}
 	other := fail
 	other.Run = strings.Replace(fail.Run, "TestX", "TestY", 1)
-	if c := runGates(context.Background(), []Gate{other}, RunOptions{Dir: dir})[0]; c.Fingerprint == a.Fingerprint {
+	if c := Run(context.Background(), []Gate{other}, RunOptions{Dir: dir})[0]; c.Fingerprint == a.Fingerprint {
 		t.Errorf("different failures share fingerprint %s", a.Fingerprint)
 	}
 }

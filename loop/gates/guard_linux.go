@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ func guardCommand(run string) *exec.Cmd {
 func isGuard(cmd *exec.Cmd) bool { return len(cmd.Args) > 1 && cmd.Args[1] == GuardArg }
 
 // tieToParent makes the kernel signal cmd when the thread that starts it ends (see
-// runInGroup, which keeps that thread for the whole run): SIGHUP for a guard, which then
+// RunInGroup, which keeps that thread for the whole run): SIGHUP for a guard, which then
 // cleans up; SIGKILL for anything else.
 func tieToParent(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
@@ -191,11 +191,15 @@ func markGuarded(cmd *exec.Cmd) {
 	if !isGuard(cmd) {
 		return
 	}
+	owner := gateOwner()
+	if owner == "" {
+		return
+	}
 	env := cmd.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(env, fmt.Sprintf("%s=%s.%d", gateRunEnv, gateOwner(), gateSeq.Add(1)))
+	cmd.Env = append(env, fmt.Sprintf("%s=%s.%d", gateRunEnv, owner, gateSeq.Add(1)))
 }
 
 // gateMark is the mark markGuarded gave cmd, "" for none.

@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"context"
@@ -11,23 +11,23 @@ import (
 	"time"
 )
 
-// groupRun is the outcome of a command run in its own process group.
-type groupRun struct {
+// GroupRun is the outcome of a command run in its own process group (RunInGroup).
+type GroupRun struct {
 	WaitErr  error         // from Wait
 	Stopped  string        // why it was stopped ("timed out after 1m0s"); "" when it ended itself
 	Duration time.Duration // from start to the end of its main process
 }
 
-// RunInGroup runs cmd (a gate or an agent) as the leader of a new process group and waits for
+// RunInGroup runs cmd (a gate, an evaluator, an agent, bisect's command) as the leader of a new process group and waits for
 // it to end, for timeout, or for ctx to be done. Its stdout, and its stderr unless stderr is
 // set, go to out through a pipe handed to the child itself, so that Wait returns when the
 // main process exits rather than when every holder of the pipe has closed it (other streams
-// are given up gatePipeGrace after that exit). A command
-// Stopped early is asked to end (SIGTERM to the group), given gateKillGrace, then killed;
+// are given up PipeGrace after that exit). A command
+// Stopped early is asked to end (SIGTERM to the group), given KillGrace, then killed;
 // whatever the group left running is killed in every case. err is set only when cmd could
 // not be started.
-func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out io.Writer, stderr io.Writer) (groupRun, error) {
-	var run groupRun
+func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out io.Writer, stderr io.Writer) (GroupRun, error) {
+	var run GroupRun
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return run, err
@@ -39,7 +39,7 @@ func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	// A stdin or stderr that is not a file is copied by exec's own goroutines, which Wait
 	// waits for: a leftover child holding them (a server started with &) would hold Wait
 	// too. WaitDelay bounds that wait once the main process has exited.
-	cmd.WaitDelay = gatePipeGrace
+	cmd.WaitDelay = PipeGrace
 	setGroup(cmd)
 	// Where the command is tied to this process's life (Linux's parent-death signal), the
 	// tie is to the thread that starts it: keep that thread until the command has ended.
@@ -85,7 +85,7 @@ func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 	if run.Stopped != "" {
 		// Ask politely; give the group a moment to exit and close its output; then kill.
 		group.terminate()
-		grace := time.NewTimer(gateKillGrace)
+		grace := time.NewTimer(KillGrace)
 		exited := false
 	polite:
 		for !exited || copied != nil {
@@ -103,7 +103,7 @@ func RunInGroup(ctx context.Context, cmd *exec.Cmd, timeout time.Duration, out i
 			group.kill()
 			select {
 			case run.WaitErr = <-waited:
-			case <-time.After(gateKillGrace):
+			case <-time.After(KillGrace):
 				group.forceKill() // a guard that did not finish in time goes too
 				run.WaitErr = <-waited
 			}
@@ -146,12 +146,12 @@ func closePipe(pr *os.File, copied <-chan struct{}) {
 	select {
 	case <-copied:
 		return
-	case <-time.After(gatePipeGrace):
+	case <-time.After(PipeGrace):
 	}
 	if pr.SetReadDeadline(time.Now()) == nil {
 		select {
 		case <-copied:
-		case <-time.After(gatePipeGrace):
+		case <-time.After(PipeGrace):
 		}
 	}
 	// Where deadlines are not supported the copy goroutine may outlive the gate, still

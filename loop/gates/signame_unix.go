@@ -1,6 +1,6 @@
 //go:build unix
 
-package loop
+package gates
 
 import (
 	"os/exec"

@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import (
 	"context"
@@ -20,12 +20,12 @@ const coverageClockSlack = 2 * time.Second
 // runJudgedGate runs one gate, reads the diagnostics of its output (and of its coverage
 // report, if it names one) and checks its require conditions: a gate that exits 0 fails
 // when a condition does not hold, and is blocked when the output shows no value for it.
-func runJudgedGate(ctx context.Context, g Gate, layer int, opts RunOptions) GateResult {
+func runJudgedGate(ctx context.Context, g Gate, layer int, opts RunOptions) Result {
 	began := time.Now()
 	res := runGate(ctx, g, layer, opts)
 	unmet := judgeDiagnostics(&res, g, opts.Dir, began)
 	if res.Failed() {
-		res.Fingerprint = gateFingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
+		res.Fingerprint = Fingerprint(res.Name, res.Status, res.Tail, opts.TailBytes)
 		if len(unmet) > 0 {
 			// The fingerprint ignores numbers, but here the numbers are the failure: coverage
 			// rising from 70% to 80% is progress, not the same failure again.
@@ -38,8 +38,8 @@ func runJudgedGate(ctx context.Context, g Gate, layer int, opts RunOptions) Gate
 
 // judgeDiagnostics fills res.Diagnostics and applies g's requirements to res; it returns
 // the requirements that do not hold.
-func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) []string {
-	if res.Status == GateError || res.Status == GateTimeout || res.Status == GateSkip {
+func judgeDiagnostics(res *Result, g Gate, dir string, began time.Time) []string {
+	if res.Status == StatusError || res.Status == StatusTimeout || res.Status == StatusSkip {
 		return nil
 	}
 	d := diag.ParseDiagnostics(res.Tail)
@@ -60,12 +60,12 @@ func judgeDiagnostics(res *GateResult, g Gate, dir string, began time.Time) []st
 		res.Tail += fmt.Sprintf("\n[git-loop] gate %q: %s", g.Name, n)
 	}
 	switch {
-	case res.Status != GatePass && res.Status != GateFail:
+	case res.Status != StatusPass && res.Status != StatusFail:
 	case len(unmet) > 0:
-		res.Status = GateFail
+		res.Status = StatusFail
 		res.Tail += fmt.Sprintf("\n[git-loop] gate %q fails its requirement: %s\n", g.Name, strings.Join(unmet, "; "))
-	case len(absent) > 0 && res.Status == GatePass:
-		res.Status = GateBlocked
+	case len(absent) > 0 && res.Status == StatusPass:
+		res.Status = StatusBlocked
 		res.Tail += fmt.Sprintf("\n[git-loop] gate %q requires %s, but its output shows no %s: make the command print it (go test -cover, pytest --cov, jest --coverage) or point `coverage =` at its report\n",
 			g.Name, strings.Join(absent, " and "), strings.Join(absentMetrics(absent), " or "))
 	}

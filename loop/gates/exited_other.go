@@ -1,6 +1,6 @@
 //go:build !linux
 
-package loop
+package gates
 
 // processExited reports false: where the kernel cannot be asked without reaping the child,
 // only a result its Wait has delivered tells that a command ended (see endedBy).

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package loop
+package gates
 
 import "os/exec"
 

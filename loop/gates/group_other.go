@@ -1,14 +1,15 @@
 //go:build !unix && !windows
 
-package loop
+package gates
 
 import (
 	"os"
 	"os/exec"
 )
 
-// gateCommand runs a gate's command line through the shell.
-func gateCommand(run string) *exec.Cmd {
+// Command is the command that runs a command line (a gate's, an evaluator's) as gates
+// run: through the shell.
+func Command(run string) *exec.Cmd {
 	return exec.Command("sh", "-c", run)
 }
 

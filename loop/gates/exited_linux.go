@@ -1,4 +1,4 @@
-package loop
+package gates
 
 import "golang.org/x/sys/unix"
 

@@ -1,10 +1,11 @@
-package loop
+package gates
 
 import (
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -22,16 +23,16 @@ func TestGuardKillsWhatLeftTheGroup(t *testing.T) {
 		name, run, timeout, status string
 		code                       int
 	}{
-		{"passes", `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; echo done`, "", GatePass, 0},
-		{"fails", `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; exit 1`, "", GateFail, 1},
-		{"double fork", `(setsid sh -c 'echo $$ > pid; sleep 30 & wait' &); sleep 0.2`, "", GatePass, 0},
-		{"times out", `setsid sh -c 'echo $$ > pid; exec sleep 30' & trap '' TERM; sleep 30`, "500ms", GateTimeout, -1},
-		{"killed by a signal", `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; kill -KILL $$`, "", GateFail, -1},
+		{"passes", `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; echo done`, "", StatusPass, 0},
+		{"fails", `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; exit 1`, "", StatusFail, 1},
+		{"double fork", `(setsid sh -c 'echo $$ > pid; sleep 30 & wait' &); sleep 0.2`, "", StatusPass, 0},
+		{"times out", `setsid sh -c 'echo $$ > pid; exec sleep 30' & trap '' TERM; sleep 30`, "500ms", StatusTimeout, -1},
+		{"killed by a signal", `setsid sh -c 'echo $$ > pid; exec sleep 30' & sleep 0.2; kill -KILL $$`, "", StatusFail, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			res := runGates(context.Background(), []Gate{{Name: "g", Run: tt.run, Timeout: tt.timeout}}, RunOptions{Dir: dir})
+			res := Run(context.Background(), []Gate{{Name: "g", Run: tt.run, Timeout: tt.timeout}}, RunOptions{Dir: dir})
 			if r := res[0]; r.Status != tt.status || r.ExitCode != tt.code {
 				t.Errorf("got %s exit %d, want %s exit %d (tail %q)", r.Status, r.ExitCode, tt.status, tt.code, r.Tail)
 			}
@@ -45,11 +46,12 @@ func TestGuardKillsWhatLeftTheGroup(t *testing.T) {
 }
 
 // useGuard runs the test's gates under a guard, this test binary (see TestMain), as git-loop
-// runs them. The other gate tests run gates unguarded: a guard is one more process start,
-// which a race-detector build makes slow enough to upset their timings.
+// runs them, their processes marked with a name of this process. The other gate tests run
+// gates unguarded: a guard is one more process start, which a race-detector build makes
+// slow enough to upset their timings.
 func useGuard(t *testing.T) {
-	UseGateGuard(os.Executable)
-	t.Cleanup(func() { UseGateGuard(nil) })
+	UseGuard(os.Executable, func() string { return "gates-test-" + strconv.Itoa(os.Getpid()) })
+	t.Cleanup(func() { UseGuard(nil, nil) })
 }
 
 // TestKillMarked: the processes whose mark is the one given die (with prefix, those whose

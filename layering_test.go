@@ -25,7 +25,7 @@ import (
 // gitignore matcher and gitstore's includeIf use; internal/manpage is the manual page main
 // installs. The CLI reaches gitstore only through the packages.
 var allowedImports = map[string][]string{
-	".":                {"hooks", "internal/manpage", "internal/textutil", "loop", "loop/driver", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
+	".":                {"hooks", "internal/manpage", "internal/textutil", "loop", "loop/driver", "loop/gates", "loop/importer", "loop/project", "loop/report", "loop/review", "loop/share", "loop/spec"},
 	"internal/manpage": {},
 	"hooks":            {"hooks/agents", "hooks/agents/claude", "hooks/kit"},
 	"hooks/fileedit":   {},
@@ -37,11 +37,11 @@ var allowedImports = map[string][]string{
 
 	"hooks/sessionlog/logtest": {"hooks/sessionlog"},
 
-	"loop/driver":   {"loop", "loop/report", "loop/spec", "internal/textutil", "gitstore"},
-	"loop/importer": {"loop", "loop/review", "internal/textutil"},
-	"loop/project":  {"loop", "internal/textutil", "gitstore"},
-	"loop/report":   {"loop", "loop/checks", "loop/diag", "loop/spec", "internal/textutil", "gitstore"},
-	"loop/review":   {"loop", "loop/checks", "internal/textutil", "gitstore"},
+	"loop/driver":   {"loop", "loop/gates", "loop/report", "loop/spec", "internal/textutil", "gitstore"},
+	"loop/importer": {"loop", "loop/gates", "loop/review", "internal/textutil"},
+	"loop/project":  {"loop", "loop/gates", "internal/textutil", "gitstore"},
+	"loop/report":   {"loop", "loop/checks", "loop/diag", "loop/gates", "loop/spec", "internal/textutil", "gitstore"},
+	"loop/review":   {"loop", "loop/checks", "loop/gates", "internal/textutil", "gitstore"},
 	"loop/share":    {"loop", "internal/textutil", "gitstore"},
 
 	"loop": {"loop/checks", "loop/diag", "loop/gates", "loop/judge", "loop/spec", "internal/textutil", "snapshots", "gitstore"},

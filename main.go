@@ -13,6 +13,7 @@ import (
 
 	"github.com/git-loop/git-loop/loop"
 	"github.com/git-loop/git-loop/loop/driver"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 func main() {
@@ -25,8 +26,8 @@ func main() {
 
 // run executes the CLI with injected IO and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) >= 2 && args[1] == loop.GuardArg { // a gate's guard, started by git-loop itself
-		return loop.RunGuard(args[2:])
+	if len(args) >= 2 && args[1] == gates.GuardArg { // a gate's guard, started by git-loop itself
+		return gates.RunGuard(args[2:])
 	}
 	loop.UseGateGuard(os.Executable)
 	loop.UseBackgroundMaintenance(os.Executable)

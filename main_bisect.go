@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/review"
 )
 
@@ -23,7 +24,7 @@ func bisectCommand(out, errOut io.Writer) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "good", Usage: "an iteration `I` where CMD passes", Value: review.Latest, DefaultText: "the first"},
 			&cli.IntFlag{Name: "bad", Usage: "an iteration `J` where CMD fails", Value: review.Latest, DefaultText: "the newest"},
-			&cli.DurationFlag{Name: "timeout", Usage: "kill CMD after `DURATION` (the iteration counts as untestable)", Value: loop.DefaultGateTimeout},
+			&cli.DurationFlag{Name: "timeout", Usage: "kill CMD after `DURATION` (the iteration counts as untestable)", Value: gates.DefaultTimeout},
 			jsonFlag,
 			&cli.BoolFlag{Name: "judge", Usage: "judge each snapshot by the loop's evaluator gates instead of CMD"}, trustFlag,
 		},

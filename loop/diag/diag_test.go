@@ -271,7 +271,7 @@ func benchmarkTail(b *testing.B, files ...string) {
 		}
 		data = append(data, d...)
 	}
-	const tailBytes = 8 << 10 // loop.DefaultGateTailBytes
+	const tailBytes = 8 << 10 // gates.DefaultTailBytes
 	tail := string(data)
 	for len(tail) < tailBytes {
 		tail += string(data)

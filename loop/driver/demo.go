@@ -12,6 +12,7 @@ import (
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/report"
 	"github.com/git-loop/git-loop/loop/spec"
 )
@@ -56,7 +57,7 @@ func Demo(ctx context.Context, w io.Writer) error {
 	max := 5
 	st, err := s.Start(loop.StartOptions{Name: "demo", Session: "demo-agent", Flags: loop.Settings{
 		Prompt: "Make Add in calc.go return a+b, with a test that proves it. Only change calc.go and calc_test.go; keep Add's signature.", Promises: []string{demoPromise},
-		Gates: []loop.Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
+		Gates: []gates.Gate{{Name: "vet", Run: "go vet ./..."}, {Name: "test", Run: "go test ./..."}}, MaxIterations: &max,
 		Shape: spec.ShapeTool, // a scripted agent: nobody to answer a colleague's checkpoints
 	}})
 	if err != nil {

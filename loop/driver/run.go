@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // Driver mode (git loop run): the loop drives a headless agent command, one fresh process
@@ -292,9 +293,9 @@ func runAgent(ctx context.Context, opts DriveOptions, dir, prompt string, status
 		defer passed.flush()
 		stderr = passed
 	}
-	out := loop.NewTailBuffer(agentOutputBytes)
+	out := gates.NewTailBuffer(agentOutputBytes)
 	stopTicker := status.tick()
-	run, err := loop.RunInGroup(ctx, cmd, timeout, out, stderr)
+	run, err := gates.RunInGroup(ctx, cmd, timeout, out, stderr)
 	stopTicker()
 	res := agentRun{output: out.Text(), stopped: run.Stopped, duration: run.Duration, binary: !utf8.Valid(out.Bytes())}
 	if err != nil {
@@ -302,7 +303,7 @@ func runAgent(ctx context.Context, opts DriveOptions, dir, prompt string, status
 		res.output = fmt.Sprintf("[git-loop] the agent could not be started: %v", err)
 		return res
 	}
-	res.exitCode, _ = loop.ExitStatus(run.WaitErr)
+	res.exitCode, _ = gates.ExitStatus(run.WaitErr)
 	return res
 }
 

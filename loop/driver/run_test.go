@@ -86,10 +86,10 @@ func TestAgentCommand(t *testing.T) {
 func TestStatusLineText(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	now := t0
-	l := newStatusLine(io.Discard, true, "fix", &loop.Config{Gates: []loop.Gate{{Name: "a"}, {Name: "b"}}, MaxIterations: 10}, func() time.Time { return now })
+	l := newStatusLine(io.Discard, true, "fix", &loop.Config{Gates: []gates.Gate{{Name: "a"}, {Name: "b"}}, MaxIterations: 10}, func() time.Time { return now })
 	l.begin(2)
 	now = t0.Add(65 * time.Second)
-	l.end(&loop.StopResult{Verdict: loop.Verdict{Decision: loop.DecideContinue}, Iteration: &loop.Iteration{Gates: []loop.GateResult{{Result: gates.Result{Status: loop.GatePass}}, {Result: gates.Result{Status: loop.GateFail}}}}})
+	l.end(&loop.StopResult{Verdict: loop.Verdict{Decision: loop.DecideContinue}, Iteration: &loop.Iteration{Gates: []loop.GateResult{{Result: gates.Result{Status: gates.StatusPass}}, {Result: gates.Result{Status: gates.StatusFail}}}}})
 	want := "git-loop run fix · iteration 2/10 · 1m5s (this one 1m5s) · gates passing 1/2 · last: continue"
 	if got := l.text(); got != want {
 		t.Errorf("status line\n got %q\nwant %q", got, want)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // ErrImport marks a state file that `git loop import` cannot read: unknown format, bad YAML
@@ -126,7 +127,7 @@ func Import(s *loop.Store, opts ImportOptions) (*ImportResult, error) {
 	start := opts.StartOptions
 	start.Flags = settings
 	if im.Format == formatSafeRust { // its gates exit 0 pass, 1 fail, 2 blocked, 3 skip
-		start.GateExitCodes = loop.ExitCodesLayered
+		start.GateExitCodes = gates.ExitCodesLayered
 	}
 	for _, session := range []string{im.Session, opts.DefaultSession} { // --session, then the file's
 		if start.Session == "" {

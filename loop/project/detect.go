@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // Languages git loop init recognises.
@@ -30,9 +30,9 @@ var skipDirs = map[string]bool{"vendor": true, "node_modules": true, "testdata":
 // Project is one project found by its marker files: its directory relative to the root
 // ("" for the root itself, slash-separated), its language and its gates, in order.
 type Project struct {
-	Dir   string      `json:"dir"`
-	Lang  string      `json:"language"`
-	Gates []loop.Gate `json:"gates"`
+	Dir   string       `json:"dir"`
+	Lang  string       `json:"language"`
+	Gates []gates.Gate `json:"gates"`
 	// Workspace is set when the project's commands also cover projects below it (go.work,
 	// npm, yarn or pnpm workspaces).
 	Workspace bool `json:"-"`
@@ -128,7 +128,7 @@ func goProject(dir string) *Project {
 	if !exists(dir, "go.mod", "go.work") {
 		return nil
 	}
-	return &Project{Lang: langGo, Workspace: exists(dir, "go.work"), Gates: []loop.Gate{
+	return &Project{Lang: langGo, Workspace: exists(dir, "go.work"), Gates: []gates.Gate{
 		{Name: "build", Run: "go build ./..."},
 		{Name: "vet", Run: "go vet ./..."},
 		{Name: "test", Run: "go test -cover ./..."},
@@ -144,7 +144,7 @@ func rustProject(dir string) *Project {
 	if strings.Contains(manifest, "[workspace]") {
 		all = " --workspace"
 	}
-	return &Project{Lang: langRust, Gates: []loop.Gate{
+	return &Project{Lang: langRust, Gates: []gates.Gate{
 		{Name: "build", Run: "cargo build" + all + " --all-targets"},
 		{Name: "lint", Run: "cargo clippy" + all + " --all-targets -- -D warnings"},
 		{Name: "test", Run: "cargo test" + all},
@@ -178,24 +178,24 @@ func nodeProject(dir string) *Project {
 		pm = "bun"
 	}
 	has := func(dep string) bool { _, a := pkg.Dependencies[dep]; _, b := pkg.DevDependencies[dep]; return a || b }
-	var gates []loop.Gate
+	var gs []gates.Gate
 	for _, script := range []struct{ name, gate string }{{"build", "build"}, {"typecheck", "typecheck"}, {"lint", "lint"}} {
 		if pkg.Scripts[script.name] != "" {
-			gates = append(gates, loop.Gate{Name: script.gate, Run: pm + " run " + script.name})
+			gs = append(gs, gates.Gate{Name: script.gate, Run: pm + " run " + script.name})
 		}
 	}
 	switch test := strings.TrimSpace(pkg.Scripts["test"]); {
 	case test != "" && test != npmDefaultTest:
-		gates = append(gates, loop.Gate{Name: "test", Run: pm + " run test"})
+		gs = append(gs, gates.Gate{Name: "test", Run: pm + " run test"})
 	case has("vitest"):
-		gates = append(gates, loop.Gate{Name: "test", Run: "npx vitest run"})
+		gs = append(gs, gates.Gate{Name: "test", Run: "npx vitest run"})
 	case has("jest"):
-		gates = append(gates, loop.Gate{Name: "test", Run: "npx jest --ci"})
+		gs = append(gs, gates.Gate{Name: "test", Run: "npx jest --ci"})
 	}
-	if len(gates) == 0 {
+	if len(gs) == 0 {
 		return nil // a package.json with nothing to run (tooling only)
 	}
-	return &Project{Lang: langNode, Gates: gates, Workspace: len(pkg.Workspaces) > 0 || exists(dir, "pnpm-workspace.yaml")}
+	return &Project{Lang: langNode, Gates: gs, Workspace: len(pkg.Workspaces) > 0 || exists(dir, "pnpm-workspace.yaml")}
 }
 
 func pythonProject(dir string) *Project {
@@ -208,18 +208,18 @@ func pythonProject(dir string) *Project {
 		all.WriteString(readSmall(dir, m))
 	}
 	text := all.String()
-	var gates []loop.Gate
+	var gs []gates.Gate
 	switch {
 	case strings.Contains(text, "[tool.ruff") || exists(dir, "ruff.toml", ".ruff.toml"):
-		gates = append(gates, loop.Gate{Name: "lint", Run: "ruff check ."})
+		gs = append(gs, gates.Gate{Name: "lint", Run: "ruff check ."})
 	case strings.Contains(text, "[flake8]") || exists(dir, ".flake8"):
-		gates = append(gates, loop.Gate{Name: "lint", Run: "python3 -m flake8"})
+		gs = append(gs, gates.Gate{Name: "lint", Run: "python3 -m flake8"})
 	}
-	test := loop.Gate{Name: "test", Run: "python3 -m pytest"}
+	test := gates.Gate{Name: "test", Run: "python3 -m pytest"}
 	if strings.Contains(text, "pytest-cov") {
 		test.Run += " --cov --cov-report=term"
 	}
-	return &Project{Lang: langPython, Gates: append(gates, test)}
+	return &Project{Lang: langPython, Gates: append(gs, test)}
 }
 
 // gateName is a project's gate name: the gate's own name at the root, DIR/NAME below it,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // InitOptions are the inputs of Init.
@@ -172,9 +173,9 @@ func PrintInit(w io.Writer, res *InitResult, asJSON bool) error {
 	return nil
 }
 
-func gateNames(gates []loop.Gate) string {
-	names := make([]string, len(gates))
-	for i, g := range gates {
+func gateNames(gs []gates.Gate) string {
+	names := make([]string, len(gs))
+	for i, g := range gs {
 		names[i] = g.Name
 	}
 	return strings.Join(names, ", ")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // writeTree creates files (path → content) under dir.
@@ -85,9 +86,9 @@ func TestDetectProjects(t *testing.T) {
 // names included, and git-loop's own reader agrees.
 func TestRenderGitloopGitReadsIt(t *testing.T) {
 	projects := []Project{
-		{Dir: "", Lang: langGo, Gates: []loop.Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test -cover ./...", Require: []string{"coverage >= 80"}}}},
-		{Dir: "", Lang: langNode, Gates: []loop.Gate{{Name: "test", Run: "npm run test"}}},
-		{Dir: `we"b #1`, Lang: langNode, Gates: []loop.Gate{{Name: "test", Run: `npm run test -- --grep "a;b" \x`}}},
+		{Dir: "", Lang: langGo, Gates: []gates.Gate{{Name: "build", Run: "go build ./..."}, {Name: "test", Run: "go test -cover ./...", Require: []string{"coverage >= 80"}}}},
+		{Dir: "", Lang: langNode, Gates: []gates.Gate{{Name: "test", Run: "npm run test"}}},
+		{Dir: `we"b #1`, Lang: langNode, Gates: []gates.Gate{{Name: "test", Run: `npm run test -- --grep "a;b" \x`}}},
 	}
 	text := renderGitloop(projects)
 	path := filepath.Join(t.TempDir(), ".gitloop")

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/internal/looptest"
 )
 
@@ -20,7 +21,7 @@ func startReported(t *testing.T, session string) (*loop.Store, string) {
 	s.ReportFiles = Files
 	_, err = s.Start(loop.StartOptions{Name: "g", Session: session, Flags: loop.Settings{
 		Prompt: "create fixed.txt", Promises: []string{"DONE"},
-		Gates: []loop.Gate{{Name: "fixed", Run: "test -f fixed.txt || { echo fixed.txt is missing; exit 1; }"}},
+		Gates: []gates.Gate{{Name: "fixed", Run: "test -f fixed.txt || { echo fixed.txt is missing; exit 1; }"}},
 	}})
 	if err != nil {
 		t.Fatal(err)

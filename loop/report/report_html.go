@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/internal/textutil"
-	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 	"github.com/git-loop/git-loop/loop/spec"
 )
 
@@ -92,7 +92,7 @@ func (r Report) htmlSummary() []keyValue {
 	e := r.Execution
 	passing, found, fixed := 0, len(r.Defects.Items), 0
 	for _, l := range r.Layers {
-		if l.Final == loop.GatePass {
+		if l.Final == gates.StatusPass {
 			passing++
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/git-loop/git-loop/internal/textutil"
-	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // mdMatrixRows bounds the gate matrix in report.md: a longer loop shows its first and last
@@ -18,8 +18,8 @@ const (
 
 // mdCells are the matrix's cells in Markdown, one per gate status ("" for not run).
 var mdCells = map[string]string{
-	loop.GatePass: "✓", loop.GateFail: "✗ fail", loop.GateBlocked: "! blocked", loop.GateSkip: "– skip",
-	loop.GateTimeout: "⏱ timeout", loop.GateError: "E error", "": "·",
+	gates.StatusPass: "✓", gates.StatusFail: "✗ fail", gates.StatusBlocked: "! blocked", gates.StatusSkip: "– skip",
+	gates.StatusTimeout: "⏱ timeout", gates.StatusError: "E error", "": "·",
 }
 
 // summaryBox is the table at the top of report.md.
@@ -27,7 +27,7 @@ func (r Report) summaryBox(b *strings.Builder) {
 	e := r.Execution
 	passing := 0
 	for _, l := range r.Layers {
-		if l.Final == loop.GatePass {
+		if l.Final == gates.StatusPass {
 			passing++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // svgRect, svgText, svgLine and svgSeries are the shapes the report's inline SVG is drawn
@@ -130,7 +131,7 @@ func decisionClass(s Step) string {
 // gateClass colours a matrix cell by gate status ("" when the gate did not run).
 func gateClass(status string) string {
 	switch status {
-	case loop.GatePass, loop.GateFail, loop.GateBlocked, loop.GateSkip, loop.GateTimeout, loop.GateError:
+	case gates.StatusPass, gates.StatusFail, gates.StatusBlocked, gates.StatusSkip, gates.StatusTimeout, gates.StatusError:
 		return "g-" + status
 	}
 	return "g-none"

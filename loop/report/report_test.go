@@ -19,7 +19,7 @@ import (
 
 // TestReportVerdict: the release decision's rules, SHIP / MONITOR / RESEARCH, and why.
 func TestReportVerdict(t *testing.T) {
-	pass := func(gate string) LayerReport { return LayerReport{Gate: gate, Final: loop.GatePass, Attempts: 1} }
+	pass := func(gate string) LayerReport { return LayerReport{Gate: gate, Final: gates.StatusPass, Attempts: 1} }
 	done := &loop.State{Status: loop.StatusCompleted}
 	tests := []struct {
 		name   string
@@ -33,19 +33,19 @@ func TestReportVerdict(t *testing.T) {
 		{"paused", &loop.State{Status: loop.StatusPaused, Reason: "no progress"}, loop.Config{}, []LayerReport{pass("build")}, Research, "paused: no progress"},
 		{"cancelled", &loop.State{Status: loop.StatusCancelled, Reason: "cancelled by user"}, loop.Config{}, []LayerReport{pass("build")}, Research, "cancelled"},
 		{"still running", &loop.State{Status: loop.StatusActive, Iteration: 3}, loop.Config{}, []LayerReport{pass("build")}, Research, "still running (iteration 3)"},
-		{"completed with a failing gate", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "test", Final: loop.GateFail, Attempts: 2}}, Research, "gate test's last run: fail"},
-		{"completed with a timed-out gate", done, loop.Config{}, []LayerReport{{Gate: "test", Final: loop.GateTimeout, Attempts: 1}}, Research, "timeout"},
-		{"skipped gate", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "lint", Final: loop.GateSkip, Attempts: 1}}, Monitor, "gate lint was skipped"},
+		{"completed with a failing gate", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "test", Final: gates.StatusFail, Attempts: 2}}, Research, "gate test's last run: fail"},
+		{"completed with a timed-out gate", done, loop.Config{}, []LayerReport{{Gate: "test", Final: gates.StatusTimeout, Attempts: 1}}, Research, "timeout"},
+		{"skipped gate", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "lint", Final: gates.StatusSkip, Attempts: 1}}, Monitor, "gate lint was skipped"},
 		{"gate never ran", done, loop.Config{}, []LayerReport{pass("build"), {Gate: "e2e", Final: "not run"}}, Monitor, "gate e2e never ran"},
-		{"warnings", done, loop.Config{}, []LayerReport{{Gate: "lint", Final: loop.GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Warnings: 2}}}, Monitor, "passed with 2 warnings"},
-		{"skipped tests", done, loop.Config{}, []LayerReport{{Gate: "test", Final: loop.GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(9), Skipped: looptest.Intp(1)}}}, Monitor, "1 test skipped"},
-		{"clean diagnostics", done, loop.Config{}, []LayerReport{{Gate: "test", Final: loop.GatePass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(9), Skipped: looptest.Intp(0)}}}, Ship, ""},
+		{"warnings", done, loop.Config{}, []LayerReport{{Gate: "lint", Final: gates.StatusPass, Attempts: 1, Diagnostics: &diag.Diagnostics{Warnings: 2}}}, Monitor, "passed with 2 warnings"},
+		{"skipped tests", done, loop.Config{}, []LayerReport{{Gate: "test", Final: gates.StatusPass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(9), Skipped: looptest.Intp(1)}}}, Monitor, "1 test skipped"},
+		{"clean diagnostics", done, loop.Config{}, []LayerReport{{Gate: "test", Final: gates.StatusPass, Attempts: 1, Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(9), Skipped: looptest.Intp(0)}}}, Ship, ""},
 		{"assumed criterion", done, loop.Config{Policy: loop.Policy{Criteria: []loop.Criterion{{Name: "fast", Verify: loop.VerifyAssumption}}}}, []LayerReport{pass("build")}, Monitor, "criterion fast is only assumed"},
 		{"observed criterion", done, loop.Config{Policy: loop.Policy{Criteria: []loop.Criterion{{Name: "docs", Verify: loop.VerifyObservation}}}}, []LayerReport{pass("build")}, Ship, ""},
 		{"no gate", done, loop.Config{}, nil, Monitor, "no gate checked the work"},
 		{"final tree judged", &loop.State{Status: loop.StatusCompleted, Tree: "aa", JudgedTree: "aa"}, loop.Config{}, []LayerReport{pass("build")}, Ship, ""},
 		{"final tree not judged", &loop.State{Status: loop.StatusCompleted, Name: "x", Tree: "bb", JudgedTree: "aa"}, loop.Config{}, []LayerReport{pass("build")}, Research, "not the tree the gates were last judged on"},
-		{"failure outranks a skip", done, loop.Config{}, []LayerReport{{Gate: "lint", Final: loop.GateSkip, Attempts: 1}, {Gate: "test", Final: loop.GateBlocked, Attempts: 1}}, Research, "blocked"},
+		{"failure outranks a skip", done, loop.Config{}, []LayerReport{{Gate: "lint", Final: gates.StatusSkip, Attempts: 1}, {Gate: "test", Final: gates.StatusBlocked, Attempts: 1}}, Research, "blocked"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,10 +64,10 @@ func TestReportVerdict(t *testing.T) {
 // reopened, and never fixed by a skip.
 func TestReportDefects(t *testing.T) {
 	fail := func(fp string) loop.GateResult {
-		return loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: loop.GateFail, Fingerprint: fp, Tail: "ok a\n--- FAIL: Test" + fp + "\nFAIL"}}
+		return loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: gates.StatusFail, Fingerprint: fp, Tail: "ok a\n--- FAIL: Test" + fp + "\nFAIL"}}
 	}
-	pass := loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: loop.GatePass}}
-	skip := loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: loop.GateSkip}}
+	pass := loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: gates.StatusPass}}
+	skip := loop.GateResult{Result: gates.Result{Name: "test", Layer: 2, Status: gates.StatusSkip}}
 	tests := []struct {
 		name string
 		runs []loop.GateResult // iteration i+1
@@ -184,7 +184,7 @@ func TestReportFromHistory(t *testing.T) {
 	if r.Release != Ship || len(r.Timeline) != 3 || len(r.Layers) != 1 || len(r.Layers[0].Runs) != 2 {
 		t.Fatalf("report: %s, %d steps, layers %+v", r.Release, len(r.Timeline), r.Layers)
 	}
-	if runs := r.Layers[0].Runs; runs[0].Status != loop.GateFail || runs[0].Iteration != 1 || runs[1].Status != loop.GatePass {
+	if runs := r.Layers[0].Runs; runs[0].Status != gates.StatusFail || runs[0].Iteration != 1 || runs[1].Status != gates.StatusPass {
 		t.Errorf("runs = %+v", runs)
 	}
 	if d := r.Defects.Items; len(d) != 1 || d[0].Summary != "fixed.txt is missing" || d[0].FixedAt != 2 {
@@ -246,20 +246,20 @@ func normalize(t *testing.T, v any) any {
 
 // longReport is a report of n iterations that alternate between failing and passing.
 func longReport(n int) Report {
-	cfg := &loop.Config{Prompt: "p", Gates: []loop.Gate{{Name: "build"}, {Name: "test"}, {Name: "lint"}}}
+	cfg := &loop.Config{Prompt: "p", Gates: []gates.Gate{{Name: "build"}, {Name: "test"}, {Name: "lint"}}}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	st := &loop.State{Name: "long", Status: loop.StatusPaused, Reason: "iteration limit", Iteration: n, MaxIterations: n, StartedAt: start, UpdatedAt: start.Add(time.Duration(n) * time.Minute)}
 	iters := []loop.Iteration{{Number: 0, Kind: "start", At: start}}
 	for i := 1; i <= n; i++ {
-		status, layer := loop.GatePass, ""
+		status, layer := gates.StatusPass, ""
 		if i%3 != 0 {
-			status, layer = loop.GateFail, "test"
+			status, layer = gates.StatusFail, "test"
 		}
 		cov := float64(i%100) + 0.5
 		iters = append(iters, loop.Iteration{Number: i, Kind: "stop", At: start.Add(time.Duration(i) * time.Minute), Decision: loop.DecideContinue, Layer: layer, Duration: time.Second,
-			Gates: []loop.GateResult{{Result: gates.Result{Name: "build", Layer: 1, Status: loop.GatePass}},
+			Gates: []loop.GateResult{{Result: gates.Result{Name: "build", Layer: 1, Status: gates.StatusPass}},
 				{Result: gates.Result{Name: "test", Layer: 2, Status: status, Fingerprint: "f", Tail: "--- FAIL: TestX", Diagnostics: &diag.Diagnostics{Passed: looptest.Intp(i), Failed: looptest.Intp(i % 3), Coverage: &cov}}},
-				{Result: gates.Result{Name: "lint", Layer: 3, Status: loop.GateSkip}}}})
+				{Result: gates.Result{Name: "lint", Layer: 3, Status: gates.StatusSkip}}}})
 	}
 	return buildReport(cfg, st, iters)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // verdict is the report's release decision and, unless it is SHIP, why:
@@ -29,9 +30,9 @@ func verdict(cfg *loop.Config, st *loop.State, layers []LayerReport, weakened []
 	}
 	for _, l := range layers {
 		switch {
-		case l.Final == loop.GatePass:
+		case l.Final == gates.StatusPass:
 			monitor = append(monitor, passWarnings(l)...)
-		case l.Final == loop.GateSkip:
+		case l.Final == gates.StatusSkip:
 			monitor = append(monitor, fmt.Sprintf("gate %s was skipped in its last run", l.Gate))
 		case l.Attempts == 0:
 			monitor = append(monitor, fmt.Sprintf("gate %s never ran", l.Gate))

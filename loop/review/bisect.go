@@ -14,6 +14,7 @@ import (
 	"github.com/git-loop/git-loop/gitstore"
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // BisectOptions configure Bisect.
@@ -253,16 +254,16 @@ func (b *bisector) run(rec *loop.Iteration) testRun {
 	cmd := exec.Command(b.opts.Command[0], b.opts.Command[1:]...)
 	cmd.Dir = b.dir
 	cmd.Env = append(gitstore.CleanGitEnv(), fmt.Sprintf("GIT_LOOP_ITERATION=%d", rec.Number))
-	out := loop.NewTailBuffer(loop.DefaultGateTailBytes)
+	out := gates.NewTailBuffer(gates.DefaultTailBytes)
 	timeout := b.opts.Timeout
 	if timeout <= 0 {
-		timeout = loop.DefaultGateTimeout
+		timeout = gates.DefaultTimeout
 	}
-	run, err := loop.RunInGroup(b.ctx, cmd, timeout, out, nil)
+	run, err := gates.RunInGroup(b.ctx, cmd, timeout, out, nil)
 	if err != nil {
 		return testRun{outcome: outcomeSkip, exitCode: -1, output: fmt.Sprintf("cannot run %s: %v", b.opts.Command[0], err)}
 	}
-	code, signal := loop.ExitStatus(run.WaitErr)
+	code, signal := gates.ExitStatus(run.WaitErr)
 	r := testRun{exitCode: code, signal: signal, output: out.Text()}
 	switch {
 	case run.Stopped != "":

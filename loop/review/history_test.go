@@ -31,9 +31,9 @@ func longLoop(tb testing.TB, n int) (*loop.Store, string) {
 	blobs := map[string]gitstore.Hash{}
 	at := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
 	for i := 1; i <= n; i++ {
-		status := loop.GateFail
+		status := gates.StatusFail
 		if i%2 == 0 {
-			status = loop.GatePass
+			status = gates.StatusPass
 		}
 		rec := loop.Iteration{Number: i, Kind: "stop", At: at.Add(time.Duration(i) * time.Second), Snapshot: st.Snapshot, Tree: st.Tree,
 			Decision: loop.DecideContinue, Gates: []loop.GateResult{{Result: gates.Result{Name: "fixed", Status: status}}}, Duration: 40 * time.Millisecond}
@@ -73,7 +73,7 @@ func startLoopG(tb testing.TB) (*loop.Store, string) {
 		tb.Fatal(err)
 	}
 	if _, err := s.Start(loop.StartOptions{Name: "g", Flags: loop.Settings{Prompt: "p", Promises: []string{"DONE"},
-		Gates: []loop.Gate{{Name: "fixed", Run: "true"}}}}); err != nil {
+		Gates: []gates.Gate{{Name: "fixed", Run: "true"}}}}); err != nil {
 		tb.Fatal(err)
 	}
 	return s, dir

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-loop/git-loop/internal/textutil"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // LogOptions configure PrintLog.
@@ -52,8 +53,8 @@ var gateCells = map[string]struct {
 	char  string
 	color string
 }{
-	loop.GatePass: {"+", "32"}, loop.GateFail: {"x", "31"}, loop.GateBlocked: {"!", "33"}, loop.GateSkip: {"-", "2"},
-	loop.GateTimeout: {"T", "35"}, loop.GateError: {"E", "35"}, gateNotRun: {".", "2"},
+	gates.StatusPass: {"+", "32"}, gates.StatusFail: {"x", "31"}, gates.StatusBlocked: {"!", "33"}, gates.StatusSkip: {"-", "2"},
+	gates.StatusTimeout: {"T", "35"}, gates.StatusError: {"E", "35"}, gateNotRun: {".", "2"},
 }
 
 // PrintLog prints one line per iteration, newest first, streaming: number, time, duration,
@@ -109,9 +110,9 @@ type logPrinter struct {
 func (p *logPrinter) header() {
 	st, cfg := p.h.State, p.h.Config
 	fmt.Fprintf(p.w, "loop %s · %s · iteration %s\n", p.h.Name, st.Status, loop.FormatIteration(st.Iteration, st.MaxIterations))
-	if gates := cfg.AllGates(); len(gates) > 0 {
-		names := make([]string, len(gates))
-		for i, g := range gates {
+	if gs := cfg.AllGates(); len(gs) > 0 {
+		names := make([]string, len(gs))
+		for i, g := range gs {
 			names[i] = fmt.Sprintf("%d %s", i+1, textutil.TerminalSafe(g.Name))
 		}
 		fmt.Fprintf(p.w, "gates: %s   (+ pass, x fail, ! blocked, - skip, T timeout, E error, . not run; W checks weakened, w allowed)\n", strings.Join(names, ", "))
@@ -158,9 +159,9 @@ func weakenedMark(rec *loop.Iteration) string {
 }
 
 // gateRow is rec's status for each of the loop's gates, in order.
-func gateRow(gates []loop.Gate, rec *loop.Iteration) []GateStatus {
-	row := make([]GateStatus, len(gates))
-	for i, g := range gates {
+func gateRow(gs []gates.Gate, rec *loop.Iteration) []GateStatus {
+	row := make([]GateStatus, len(gs))
+	for i, g := range gs {
 		row[i].Name, row[i].Status = g.Name, gateNotRun
 		for _, r := range rec.Gates {
 			if r.Name == g.Name {
@@ -179,7 +180,7 @@ func (p *logPrinter) matrix(row []GateStatus, weakened string) string {
 	for _, c := range row {
 		cell := gateCells[c.Status]
 		if cell.char == "" {
-			cell = gateCells[loop.GateError]
+			cell = gateCells[gates.StatusError]
 		}
 		b.WriteString(p.paint(cell.color, cell.char))
 	}

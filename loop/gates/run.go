@@ -2,37 +2,10 @@ package gates
 
 import (
 	"context"
-	"crypto/sha1"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/git-loop/git-loop/internal/textutil"
-	"github.com/git-loop/git-loop/loop/diag"
-)
-
-// Gate statuses. A command gate is read as CI reads a job: exit 0 passes and any other
-// status fails, unless the gate declares statuses that mean blocked or skip (Gate.ExitCodes).
-const (
-	// StatusPass: the gate exited 0 (or with a status its exitCodes declares a pass).
-	StatusPass = "pass"
-	// StatusFail: the gate exited with any other status, or a signal killed it.
-	StatusFail = "fail"
-	// StatusBlocked: the gate exited with a status its exitCodes declares blocked (it cannot
-	// judge the snapshot; a person must act), or it requires a figure its output lacks.
-	StatusBlocked = "blocked"
-	// StatusSkip: the gate exited with a status its exitCodes declares skip (not applicable),
-	// or was not run in sequential mode because an earlier gate failed.
-	StatusSkip = "skip"
-	// StatusTimeout: the gate ran past its timeout, or the run was cancelled; its whole
-	// process group was killed.
-	StatusTimeout = "timeout"
-	// StatusError: the gate could not be started.
-	StatusError = "error"
 )
 
 // Gate runner defaults and limits.
@@ -48,40 +21,10 @@ const (
 	// has exited and its process group was killed (a process that left the group may still
 	// hold the pipe).
 	PipeGrace = 500 * time.Millisecond
-	// fingerprintWindow bounds the normalised output a fingerprint covers, counted from
-	// the end, so that where the tail happened to be cut does not change the fingerprint.
-	fingerprintWindow = 4 << 10
 )
 
 // notRunTail is the tail of gates skipped in sequential mode after a failure.
 const notRunTail = "not run: an earlier gate failed"
-
-// Result is the outcome of running one gate. The engine records it in an iteration, beside
-// the evaluator's verdict for an evaluator gate (loop.GateResult).
-type Result struct {
-	Name     string `json:"name"`
-	Layer    int    `json:"layer"` // 1-based position in the gate list
-	Status   string `json:"status"`
-	ExitCode int    `json:"exit_code"` // -1 when the gate did not exit by itself (killed, not started, not run)
-	// Signal names the signal that killed the gate ("SIGSEGV"), also when its shell reported
-	// the death as exit status 128+N.
-	Signal   string        `json:"signal,omitempty"`
-	Duration time.Duration `json:"duration_ns"`
-	// Tail is the last bytes of combined stdout+stderr, valid UTF-8 (invalid bytes replaced).
-	Tail      string `json:"tail"`
-	Truncated bool   `json:"truncated,omitempty"`
-	// Fingerprint identifies the failure across reruns (numbers, hashes, durations and temp
-	// paths in the output do not change it); set for fail, blocked, timeout and error.
-	Fingerprint string `json:"fingerprint,omitempty"`
-	// Diagnostics sums up what the output says (tests, errors, coverage), when it says any.
-	Diagnostics *diag.Diagnostics `json:"diagnostics,omitempty"`
-}
-
-// Passed reports whether the gate passed.
-func (r Result) Passed() bool { return r.Status == StatusPass }
-
-// Failed reports whether the result blocks completion: anything but pass or skip.
-func (r Result) Failed() bool { return r.Status != StatusPass && r.Status != StatusSkip }
 
 // RunOptions controls Run.
 type RunOptions struct {
@@ -97,8 +40,8 @@ type RunOptions struct {
 	// Env is added to the environment of every gate (after os.Environ, so it wins).
 	Env []string
 	// Deadline, when set, is when every gate must be done: a gate's timeout is cut to leave
-	// time to stop it before then (a stop hook's own timeout). A gate cut
-	// this way is a timeout, and its output says why; DeadlineWhy names what set it.
+	// time to stop it before then (a stop hook's own timeout). A gate cut this way is a
+	// timeout, and its output says why; DeadlineWhy names what set it.
 	Deadline    time.Time
 	DeadlineWhy string
 }
@@ -213,74 +156,4 @@ func (opts RunOptions) Timeout(own time.Duration) (timeout time.Duration, cut bo
 		return left, true
 	}
 	return own, false
-}
-
-// Fingerprint identifies a gate failure so that reruns of the same failure match: the
-// output is normalised (ANSI escapes stripped; temp paths, durations, UUIDs, hex strings of 7
-// or more characters and digit runs replaced by placeholders; whitespace collapsed), cut to
-// its last few KiB (min(4 KiB, tailBytes/2)), and hashed with the gate's name and status. The
-// result is the first 12 hex digits of the SHA-1.
-func Fingerprint(name, status, tail string, tailBytes int) string {
-	norm := normalizeGateOutput(tail)
-	window := fingerprintWindow
-	if tailBytes > 0 {
-		window = min(window, max(tailBytes/2, 64))
-	}
-	if len(norm) > window {
-		norm = norm[len(norm)-window:]
-	}
-	h := sha1.New()
-	io.WriteString(h, name)
-	h.Write([]byte{0})
-	io.WriteString(h, status)
-	h.Write([]byte{0})
-	io.WriteString(h, norm)
-	return hex.EncodeToString(h.Sum(nil))[:12]
-}
-
-var (
-	// A temp directory and the (usually random) name directly under it.
-	reTempPath = textutil.LazyRegexp(`(?:/private)?(?:/tmp|/var/tmp|/var/folders/[^/\s]+/[^/\s]+/[A-Z])(?:/[^/\s:'"()\[\]]*)?` +
-		`|(?i:[a-z]:\\(?:[^\\\s]+\\)*?(?:Temp|tmp)(?:\\[^\\\s:'"()\[\]]*)?)`)
-	// Go-style and unit-suffixed durations: 0.12s, 350ms, 1m30.5s, 2h0m0s, 12µs.
-	reDuration = textutil.LazyRegexp(`\b(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+\b`)
-	reUUID     = textutil.LazyRegexp(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
-	reHex      = textutil.LazyRegexp(`\b(?:0[xX])?[0-9a-fA-F]{7,}\b`)
-)
-
-// normalizeGateOutput rewrites output so that what varies between runs of the same failure
-// (timings, counters, addresses, hashes, temp directories, colours) does not.
-func normalizeGateOutput(s string) string {
-	s = diag.StripANSI(s)
-	if tmp := strings.TrimRight(os.TempDir(), `/\`); len(tmp) > 1 {
-		s = strings.ReplaceAll(s, tmp, "/tmp")
-	}
-	s = reTempPath().ReplaceAllString(s, "TMP")
-	s = reDuration().ReplaceAllString(s, "D")
-	s = reUUID().ReplaceAllString(s, "U")
-	s = reHex().ReplaceAllStringFunc(s, func(m string) string {
-		digits := strings.TrimPrefix(strings.TrimPrefix(m, "0x"), "0X")
-		if strings.ContainsAny(digits, "0123456789") && strings.ContainsAny(digits, "abcdefABCDEF") {
-			return "H"
-		}
-		return m // all digits (a number, replaced next) or all letters (a word: "defaced")
-	})
-	// Digit runs become N and whitespace runs one space, by hand: these match everywhere,
-	// and a regexp replacement costs a pass over its state per match.
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, field := range strings.Fields(s) {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		for i := 0; i < len(field); i++ {
-			c := field[i]
-			if c < '0' || c > '9' {
-				b.WriteByte(c)
-			} else if i == 0 || field[i-1] < '0' || field[i-1] > '9' {
-				b.WriteByte('N')
-			}
-		}
-	}
-	return b.String()
 }

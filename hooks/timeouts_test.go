@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-loop/git-loop/hooks/agents"
 	"github.com/git-loop/git-loop/loop"
+	"github.com/git-loop/git-loop/loop/gates"
 )
 
 // TestStopTimeoutRoundTrip installs each agent's hooks in a worktree whose .gitloop has a
@@ -23,7 +24,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	want := loop.HookTimeout([]loop.Gate{{Name: "slow", Run: "true", Timeout: "30m"}}, nil)
+	want := loop.HookTimeout([]gates.Gate{{Name: "slow", Run: "true", Timeout: "30m"}}, nil)
 	if want != 1860*time.Second {
 		t.Fatalf("HookTimeout of a 30m gate = %v, want 31m", want)
 	}

@@ -8,10 +8,6 @@ import (
 	"github.com/git-loop/git-loop/loop/gates"
 )
 
-// Gate is a command gate of a loop's configuration, as package gates defines it. The
-// engine and the packages above it name gates.Gate; this name stays for hooks' tests.
-type Gate = gates.Gate
-
 // GateResult is one gate's result as an iteration records it: a command gate's, as package
 // gates ran it, or an evaluator gate's, which holds the evaluator's verdict too. Its JSON is
 // the command gate's fields, then judge.

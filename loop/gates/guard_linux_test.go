@@ -68,6 +68,9 @@ func TestKillMarked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// The setsid children leave their group, which the kills below reach: the
+			// marks take them all at the end, so no sleep outlives the test.
+			defer killMarked(t.Name(), true)
 			procs := map[string]*exec.Cmd{}
 			for mark := range tt.dies {
 				// a marked shell whose child leaves its group, as a gate's setsid child does

@@ -17,6 +17,10 @@ type Agent struct {
 	// the unit the agent reads it in.
 	TimeoutKey  string
 	TimeoutUnit time.Duration
+	// ReadTimeout, when set, is how long the agent lets a hook run whose entry's timeout is
+	// n, where that is not n × TimeoutUnit (Qwen Code reads seconds, but 1000 and more as
+	// milliseconds). A stop reads its own timeout back with it.
+	ReadTimeout func(n float64) time.Duration
 	Events      []Event  // the hook events it calls git-loop with, in the order they are listed
 	File        HookFile // its hook file: the hooks install merges in, and how to find them
 	// ProjectFile and UserFile are where install writes its hooks, for the project at dir or

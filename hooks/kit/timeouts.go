@@ -13,9 +13,10 @@ import (
 // A stop hook's timeout, as install writes it and as the hook reads it back. install writes
 // loop.HookTimeout of the gates the worktree's .gitloop and git config define (660 s with
 // none, or default ones), each agent in its own unit: seconds, but milliseconds for Gemini
-// CLI. A stop reads what the agent's files actually give it (the shortest, when several do)
-// and cuts its gates to finish the engine's hook record margin before that, so that a hung gate is
-// recorded as a timeout rather than the agent killing the hook with nothing recorded.
+// CLI and Qwen Code. A stop reads what the agent's files actually give it (the shortest, when
+// several do), as the agent reads it (Agent.ReadTimeout), and cuts its gates to finish the
+// engine's hook record margin before that, so that a hung gate is recorded as a timeout
+// rather than the agent killing the hook with nothing recorded.
 
 // StopTimeout is how long an agent lets a stop hook run (gates included), in seconds, as
 // installed for every agent when the worktree's gates need no more (see
@@ -85,8 +86,7 @@ func (a *Agent) InstalledStopTimeout(event, dir string) (time.Duration, string) 
 		if err != nil || !bytes.Contains(data, []byte("git-loop")) && !bytes.Contains(data, []byte("git loop")) {
 			continue
 		}
-		if d := stopTimeoutIn(data, a.File, a.TimeoutKey, a.Name, event); d > 0 {
-			d *= a.TimeoutUnit
+		if d := stopTimeoutIn(data, a.File, a.TimeoutKey, a.Name, event, a.readTimeout); d > 0 {
 			if best == 0 || d < best {
 				best, from = d, path
 			}
@@ -95,9 +95,17 @@ func (a *Agent) InstalledStopTimeout(event, dir string) (time.Duration, string) 
 	return best, from
 }
 
+// readTimeout is how long the agent lets a hook run whose entry's timeout is n.
+func (a *Agent) readTimeout(n float64) time.Duration {
+	if a.ReadTimeout != nil {
+		return a.ReadTimeout(n)
+	}
+	return time.Duration(n) * a.TimeoutUnit
+}
+
 // stopTimeoutIn finds git-loop's `hook AGENT EVENT` entry in a hook file and returns its
-// timeout, in the file's unit; 0 when there is none or it states none.
-func stopTimeoutIn(data []byte, hf HookFile, key, agent, event string) time.Duration {
+// timeout, as read reads the entry's value; 0 when there is none or it states none.
+func stopTimeoutIn(data []byte, hf HookFile, key, agent, event string, read func(float64) time.Duration) time.Duration {
 	var doc struct {
 		Hooks map[string]json.RawMessage `json:"hooks"`
 	}
@@ -130,7 +138,7 @@ func stopTimeoutIn(data []byte, hf HookFile, key, agent, event string) time.Dura
 					continue
 				}
 				if n, ok := fields[key].(float64); ok && n > 0 {
-					if d := time.Duration(n); shortest == 0 || d < shortest {
+					if d := read(n); d > 0 && (shortest == 0 || d < shortest) {
 						shortest = d
 					}
 				}

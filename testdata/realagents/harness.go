@@ -543,6 +543,26 @@ func (e *Env) SessionLogs() []string {
 		sort.Strings(logs)
 		return logs
 	}
+	if e.Agent.Name == "qwen" {
+		// ~/.qwen/projects/PROJECT/chats/ID.jsonl: each line has a timestamp (ISO 8601 in
+		// UTC: they sort as text)
+		logs, err := filepath.Glob(filepath.Join(e.Home, ".qwen", "projects", "*", "chats", "*.jsonl"))
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		began := map[string]string{}
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			line, _, _ := bytes.Cut(b, []byte("\n"))
+			var m struct {
+				Timestamp string `json:"timestamp"`
+			}
+			json.Unmarshal(line, &m)
+			began[l] = m.Timestamp
+		}
+		sort.SliceStable(logs, func(i, j int) bool { return began[logs[i]] < began[logs[j]] })
+		return logs
+	}
 	if e.Agent.Name != "copilot" {
 		return nil
 	}

@@ -26,9 +26,10 @@ func doctorCommand(out io.Writer) *cli.Command {
 		Flags: []cli.Flag{jsonFlag},
 		Description: "For " + hooks.AgentList("and") + ": where git-loop's hooks are installed (this " +
 			"project, the user's files) and whether the agent would run them, with the command that fixes what " +
-			"would stop it: Codex's project trust and hook review, Gemini CLI's and Copilot CLI's trusted folders, " +
-			"git-loop on PATH. Outside a git worktree only the user's files are checked. Exits 0 when every " +
-			"installed hook would run, 1 when one would not or when none is installed (no agent would run a loop).",
+			"would stop it: Codex's project trust and hook review, the trusted folders of Gemini CLI, Copilot CLI and " +
+			"Qwen Code, Qwen Code's disableAllHooks, git-loop on PATH. Outside a git worktree only the user's " +
+			"files are checked. Exits 0 when every installed hook would run, 1 when one would not or when none is " +
+			"installed (no agent would run a loop).",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError{msg: "doctor takes no arguments"}

@@ -13,7 +13,7 @@ import (
 func TestDoctor(t *testing.T) {
 	home, repo := realagents.DoctorWorld(t)
 	rep := Doctor(repo)
-	if rep.OK || rep.Installed() || len(rep.Agents) != 5 { // no agent would run a loop
+	if rep.OK || rep.Installed() || len(rep.Agents) != 6 { // no agent would run a loop
 		t.Fatalf("nothing installed: %+v", rep)
 	}
 	for _, a := range rep.Agents {
@@ -21,7 +21,7 @@ func TestDoctor(t *testing.T) {
 			t.Errorf("nothing installed, yet %+v", a)
 		}
 	}
-	for _, agent := range []string{"claude", "codex", "gemini", "cursor", "copilot"} {
+	for _, agent := range []string{"claude", "codex", "gemini", "cursor", "copilot", "qwen"} {
 		if _, err := Install(agent, repo, false); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 	want := map[string]bool{"claude project": true, "codex project": false, "gemini project": false, "cursor project": true,
-		"copilot project": false, "copilot user": true}
+		"copilot project": false, "copilot user": true, "qwen project": true}
 	if len(runs) != len(want) {
 		t.Errorf("hooks found: %v, want %v", runs, want)
 	}
@@ -77,7 +77,7 @@ func TestDoctor(t *testing.T) {
 	realagents.WriteString(t, hooksJSON, strings.Replace(realagents.ReadString(t, hooksJSON), "660", "300", 1))
 	t.Setenv("PATH", t.TempDir())
 	rep = Doctor(repo)
-	if rep.OK || !strings.Contains(rep.String(), "changed since it was reviewed") || strings.Count(rep.String(), "git-loop is not on PATH") != 6 {
+	if rep.OK || !strings.Contains(rep.String(), "changed since it was reviewed") || strings.Count(rep.String(), "git-loop is not on PATH") != 7 {
 		t.Errorf("after the edit, without git-loop on PATH:\n%s", rep)
 	}
 	var back DoctorReport
@@ -117,7 +117,7 @@ func TestDoctorNextStep(t *testing.T) {
 		want   string
 	}{
 		{"none installed", []AgentDoctor{claude(), codex()},
-			"next:      no agent has git-loop's hook installed here, so none works on this loop yet: `git loop install claude` (or codex, gemini, cursor, copilot), then start the agent\n" + driver},
+			"next:      no agent has git-loop's hook installed here, so none works on this loop yet: `git loop install claude` (or codex, gemini, cursor, copilot, qwen), then start the agent\n" + driver},
 		{"one runs", []AgentDoctor{claude(runs), codex()},
 			"next:      work with Claude Code (`claude`) here: git-loop's hook runs at each of its stops\n" + driver},
 		{"two run, one of them twice", []AgentDoctor{claude(runs, idle), codex(runs)},

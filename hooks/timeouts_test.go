@@ -23,6 +23,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
+	t.Setenv("QWEN_HOME", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	want := loop.HookTimeout([]gates.Gate{{Name: "slow", Run: "true", Timeout: "30m"}}, nil)
 	if want != 1860*time.Second {
@@ -37,6 +38,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 		{"gemini", "after-agent", `"timeout": 1860000`},
 		{"cursor", "stop", `"timeout": 1860`},
 		{"copilot", "agent-stop", `"timeoutSec": 1860`},
+		{"qwen", "stop", `"timeout": 1860000`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+" "+tt.event, func(t *testing.T) {

@@ -1,0 +1,18 @@
+package qwen
+
+import (
+	"time"
+
+	"github.com/git-loop/git-loop/hooks/kit"
+)
+
+// Agent is Qwen Code as git-loop supports it: its Stop hook in .qwen/settings.json, in Claude
+// Code's shape, whose timeout install writes in milliseconds (see hookFile).
+var Agent = kit.Agent{
+	Name: "qwen", Product: "Qwen Code", Command: "qwen",
+	TimeoutKey: "timeout", TimeoutUnit: time.Millisecond, ReadTimeout: readTimeout,
+	Events:      []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
+	File:        hookFile,
+	ProjectFile: projectFile, UserFile: userFile,
+	Check: check,
+}

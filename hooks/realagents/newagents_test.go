@@ -54,10 +54,11 @@ export const Probe = async ({ client, directory, worktree }) => ({
 });
 `
 
-// TestHarnessRunsNewAgents runs Qwen Code, Factory Droid and OpenCode offline in the harness,
-// each with a stop hook of its own kind written by hand (git-loop's support for them is
-// issue 26's): Qwen Code's and Droid's a Stop command hook in the project's settings, in
-// Claude Code's shape; OpenCode's a project plugin. The hook asks once to continue with a
+// TestHarnessRunsNewAgents runs Factory Droid and OpenCode offline in the harness, each with
+// a stop hook of its own kind written by hand (git-loop's support for them is issue 26's):
+// Droid's a Stop command hook in the project's settings, in Claude Code's shape; OpenCode's a
+// project plugin. (Qwen Code, which it probed first, runs the real scenarios now, in
+// hooks/agents/qwen.) The hook asks once to continue with a
 // marker; the marker must reach the model as the next user message, the hook run again at
 // the second answer and let the agent exit 0, and no request but the two answers take a
 // step of the script. Then the session is resumed (ResumeArgs) with a new prompt, which
@@ -65,7 +66,7 @@ export const Probe = async ({ client, directory, worktree }) => ({
 // session. GITLOOP_REAL_AGENTS_SAVE=1 keeps the payloads as fixtures (probe-NN-EVENT.json;
 // Droid's session log too, since its payload holds no message).
 func TestHarnessRunsNewAgents(t *testing.T) {
-	for _, name := range []string{"qwen", "droid", "opencode"} {
+	for _, name := range []string{"droid", "opencode"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			inst := realagents.Require(t, name)
@@ -79,8 +80,6 @@ func TestHarnessRunsNewAgents(t *testing.T) {
 			settings := fmt.Sprintf(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": %q}]}]}}`+"\n", hook)
 			var file, text string
 			switch name {
-			case "qwen":
-				file, text = ".qwen/settings.json", settings
 			case "droid":
 				file, text = ".factory/settings.json", settings
 			case "opencode":

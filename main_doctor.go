@@ -26,8 +26,8 @@ func doctorCommand(out io.Writer) *cli.Command {
 		Flags: []cli.Flag{jsonFlag},
 		Description: "For " + hooks.AgentList("and") + ": where git-loop's hooks are installed (this " +
 			"project, the user's files) and whether the agent would run them, with the command that fixes what " +
-			"would stop it: Codex's project trust and hook review, the trusted folders of Gemini CLI, Copilot CLI and " +
-			"Qwen Code, Qwen Code's disableAllHooks, git-loop on PATH. Outside a git worktree only the user's " +
+			"would stop it: the agent's own rules, as its files record them (a project's trust, hook reviews, " +
+			"trusted folders, hooks turned off), and git-loop on PATH. Outside a git worktree only the user's " +
 			"files are checked. Exits 0 when every installed hook would run, 1 when one would not or when none is " +
 			"installed (no agent would run a loop).",
 		Action: func(c *cli.Context) error {

@@ -171,7 +171,7 @@ func isolateAgentHome(t *testing.T, home string) {
 	t.Setenv("HOME", home)
 	for _, k := range []string{"CODEX_HOME", "COPILOT_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME",
 		"GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_RESTRICTED_MODE", "COPILOT_ALLOW_ALL",
-		"QWEN_HOME", "QWEN_CODE_TRUSTED_FOLDERS_PATH"} {
+		"QWEN_HOME", "QWEN_CODE_TRUSTED_FOLDERS_PATH", "FACTORY_HOME_OVERRIDE"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}

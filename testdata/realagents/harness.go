@@ -468,9 +468,10 @@ const SaveEnvVar = "GITLOOP_REAL_AGENTS_SAVE"
 
 // SavePayloads writes every hook payload of the run, when SaveEnvVar is 1, to
 // dir/AGENT/SCENARIO-NN-EVENT.json, and the session logs of SessionLogs to
-// dir/AGENT/SCENARIO-session-N.jsonl: the bytes the agent wrote, with the Env's temporary
-// root (also in the dash-separated form Claude Code names its project directories by)
-// replaced by /tmp/git-loop-e2e.
+// dir/AGENT/SCENARIO-session-N.jsonl (and the ID.settings.json beside a log, Factory
+// Droid's token totals, to SCENARIO-session-N.settings.json): the bytes the agent wrote,
+// with the Env's temporary root (also in the dash-separated form Claude Code names its
+// project directories by) replaced by /tmp/git-loop-e2e.
 func (e *Env) SavePayloads(dir, scenario string) {
 	e.T.Helper()
 	if os.Getenv(SaveEnvVar) != "1" {
@@ -501,6 +502,13 @@ func (e *Env) SavePayloads(dir, scenario string) {
 		name := fmt.Sprintf("%s-session-%d.jsonl", scenario, i+1)
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(r.Replace(string(b))), 0o666); err != nil {
 			e.T.Fatal(err)
+		}
+		// Factory Droid keeps the session's token totals beside its log, in ID.settings.json.
+		if b, err := os.ReadFile(strings.TrimSuffix(log, ".jsonl") + ".settings.json"); err == nil {
+			name := fmt.Sprintf("%s-session-%d.settings.json", scenario, i+1)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(r.Replace(string(b))), 0o666); err != nil {
+				e.T.Fatal(err)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/git-loop/git-loop/hooks/agents"
 	"github.com/git-loop/git-loop/hooks/fileedit"
 	"github.com/git-loop/git-loop/testdata/realagents"
 )
@@ -13,7 +14,7 @@ import (
 func TestDoctor(t *testing.T) {
 	home, repo := realagents.DoctorWorld(t)
 	rep := Doctor(repo)
-	if rep.OK || rep.Installed() || len(rep.Agents) != 6 { // no agent would run a loop
+	if rep.OK || rep.Installed() || len(rep.Agents) != len(agents.All) { // no agent would run a loop
 		t.Fatalf("nothing installed: %+v", rep)
 	}
 	for _, a := range rep.Agents {
@@ -117,7 +118,7 @@ func TestDoctorNextStep(t *testing.T) {
 		want   string
 	}{
 		{"none installed", []AgentDoctor{claude(), codex()},
-			"next:      no agent has git-loop's hook installed here, so none works on this loop yet: `git loop install claude` (or codex, gemini, cursor, copilot, qwen), then start the agent\n" + driver},
+			"next:      no agent has git-loop's hook installed here, so none works on this loop yet: `git loop install claude` (or codex, gemini, cursor, copilot, qwen, droid), then start the agent\n" + driver},
 		{"one runs", []AgentDoctor{claude(runs), codex()},
 			"next:      work with Claude Code (`claude`) here: git-loop's hook runs at each of its stops\n" + driver},
 		{"two run, one of them twice", []AgentDoctor{claude(runs, idle), codex(runs)},

@@ -277,9 +277,12 @@ func (e *Env) configure() error {
 }
 `)
 	case "droid":
+		// cloudSessionSync off: Droid no longer sends its sessions to Factory (the mock here),
+		// and no longer waits 5 s at exit for that to end.
 		return writeConfig(filepath.Join(e.Home, ".factory", "settings.json"), fmt.Sprintf(`{
   "customModels": [{"model": %q, "displayName": "Mock", "baseUrl": %q, "apiKey": %q,
-    "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}]
+    "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}],
+  "cloudSessionSync": false
 }
 `, mockModel, e.Mock.URL+"/v1", apiKey))
 	case "opencode":

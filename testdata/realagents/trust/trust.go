@@ -43,6 +43,7 @@ var realAgentPaths = map[string]string{
 	"codex":   "node_modules/@openai/codex-*/vendor/*/bin/codex",
 	"gemini":  "node_modules/@google/gemini-cli/bundle/gemini.js",
 	"copilot": "node_modules/@github/copilot-*/copilot",
+	"droid":   "node_modules/@factory/cli-*/bin/droid",
 }
 
 // RealAgent returns the command that runs agent, installing it first when it is not cached,

@@ -54,19 +54,17 @@ export const Probe = async ({ client, directory, worktree }) => ({
 });
 `
 
-// TestHarnessRunsNewAgents runs Factory Droid and OpenCode offline in the harness, each with
-// a stop hook of its own kind written by hand (git-loop's support for them is issue 26's):
-// Droid's a Stop command hook in the project's settings, in Claude Code's shape; OpenCode's a
-// project plugin. (Qwen Code, which it probed first, runs the real scenarios now, in
-// hooks/agents/qwen.) The hook asks once to continue with a
+// TestHarnessRunsNewAgents runs OpenCode offline in the harness with a stop hook of its own
+// kind written by hand (git-loop's support for it is issue 26's): a project plugin. (Qwen Code
+// and Factory Droid, which it probed first, run the real scenarios now, in hooks/agents/qwen
+// and hooks/agents/droid.) The hook asks once to continue with a
 // marker; the marker must reach the model as the next user message, the hook run again at
 // the second answer and let the agent exit 0, and no request but the two answers take a
 // step of the script. Then the session is resumed (ResumeArgs) with a new prompt, which
 // must reach the model in the same conversation and end at a third stop of the same
-// session. GITLOOP_REAL_AGENTS_SAVE=1 keeps the payloads as fixtures (probe-NN-EVENT.json;
-// Droid's session log too, since its payload holds no message).
+// session. GITLOOP_REAL_AGENTS_SAVE=1 keeps the payloads as fixtures (probe-NN-EVENT.json).
 func TestHarnessRunsNewAgents(t *testing.T) {
-	for _, name := range []string{"droid", "opencode"} {
+	for _, name := range []string{"opencode"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			inst := realagents.Require(t, name)
@@ -77,14 +75,7 @@ func TestHarnessRunsNewAgents(t *testing.T) {
 			if err := os.WriteFile(hook, []byte(script), 0o777); err != nil {
 				t.Fatal(err)
 			}
-			settings := fmt.Sprintf(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": %q}]}]}}`+"\n", hook)
-			var file, text string
-			switch name {
-			case "droid":
-				file, text = ".factory/settings.json", settings
-			case "opencode":
-				file, text = ".opencode/plugin/probe.js", fmt.Sprintf(probePlugin, hook)
-			}
+			file, text := ".opencode/plugin/probe.js", fmt.Sprintf(probePlugin, hook)
 			if err := os.MkdirAll(filepath.Dir(filepath.Join(e.Repo, file)), 0o777); err != nil {
 				t.Fatal(err)
 			}
@@ -101,22 +92,6 @@ func TestHarnessRunsNewAgents(t *testing.T) {
 			hooks := e.StopHooks()
 			if len(hooks) != 2 {
 				t.Fatalf("the stop hook ran %d times, want 2 (asked to continue once, then not)", len(hooks))
-			}
-			for i, h := range hooks {
-				var payload struct {
-					Message string `json:"message_id"`
-				}
-				h.Decode(t, &payload)
-				if name != "droid" {
-					continue
-				}
-				// Droid's payload has no message: the answer is the transcript's line whose
-				// id is the payload's message_id, there when the hook starts.
-				copies, _ := filepath.Glob(filepath.Join(e.HookDir, fmt.Sprintf("*-%s-%s.transcript", name, inst.Event)))
-				answer := []string{"First answer.", "Second answer."}[i]
-				if len(copies) != 2 || !strings.Contains(grepLine(t, copies[i], payload.Message), `"text":"`+answer+`"`) {
-					t.Errorf("at stop %d Droid's transcript has no assistant message %s saying %q", i+1, payload.Message, answer)
-				}
 			}
 			got := e.MainRequest(0, 1).LastUser
 			if fb := inst.Feedback(got); fb != marker {
@@ -176,20 +151,6 @@ func steps(main []mockmodel.Request) string {
 		lines = append(lines, fmt.Sprintf("conversation %d step %d (last user %.80q)", m.Conversation, m.Step, m.LastUser))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// grepLine is the line of the file at path that holds the JSON string "id":"ID", or "".
-func grepLine(t *testing.T, path, id string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if id != "" && strings.Contains(line, `"id":"`+id+`"`) {
-			return line
-		}
-	}
-	return ""
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -54,7 +54,7 @@ func onStop(ctx context.Context, h kit.Hook, io kit.Streams) int {
 		caughtUp := sync.OnceFunc(func() {
 			awaitMessage(log, in.MessageID, int(logWait/logPoll), func() { time.Sleep(logPoll) })
 		})
-		commands := commandReader(log)
+		commands, count := commandReader(log), tokenCounter(usagePath(log))
 		stop.ThisTurn = func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
 			caughtUp()
 			return thisTurn(log, prev, io.Stderr)
@@ -63,7 +63,12 @@ func onStop(ctx context.Context, h kit.Hook, io kit.Streams) int {
 			caughtUp()
 			return commands(prev)
 		}
-		stop.CountTokens = tokenCounter(usagePath(log))
+		// Droid saves the totals after each model call, without waiting for the save: one
+		// it has not finished yet is counted at the next stop (the totals only grow).
+		stop.CountTokens = func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
+			caughtUp()
+			return count(prev)
+		}
 	}
 	return kit.RunStop(ctx, h, io, stop, answers)
 }

@@ -64,7 +64,7 @@ func install(a *kit.Agent, dir string, user bool) ([]InstallResult, error) {
 		}
 		path = p
 	}
-	res, err := kit.InstallHooks(path, a.InstallFile(dir))
+	res, err := a.InstallHookFile(path, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func doubleInstallNote(a *kit.Agent, dir string, user bool, written string) stri
 		if err != nil {
 			continue
 		}
-		if _, _, present, err := kit.MergeHooks(doc, p, a.File); err == nil && len(present) > 0 {
+		if _, present, err := a.FindHooks(doc, p); err == nil && len(present) > 0 {
 			return fmt.Sprintf("%s also runs git-loop's hooks; %s runs both, so each stop would be judged twice: remove them from one of the files", p, a.File.Product)
 		}
 	}

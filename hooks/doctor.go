@@ -155,7 +155,7 @@ func checkHookFile(a *kit.Agent, dir, home string, user bool, file string) (Hook
 	if err != nil || doc == nil {
 		return hd, false
 	}
-	_, added, present, err := kit.MergeHooks(doc, file, hf)
+	added, present, err := a.FindHooks(doc, file)
 	switch {
 	case err != nil && strings.Contains(string(doc), "git-loop hook"):
 		hd.Problems = append(hd.Problems, Problem{Why: fmt.Sprintf("%s cannot read the file: %v", hf.Product, err), Fix: "fix the file by hand"})
@@ -169,7 +169,7 @@ func checkHookFile(a *kit.Agent, dir, home string, user bool, file string) (Hook
 		})
 	}
 	if a.Check != nil {
-		problems, notes := a.Check(kit.HookCheck{Dir: dir, Home: home, User: user, Install: install})
+		problems, notes := a.Check(kit.HookCheck{Dir: dir, Home: home, User: user, File: file, Install: install})
 		hd.Problems = append(hd.Problems, problems...)
 		hd.Notes = append(hd.Notes, notes...)
 	}

@@ -68,6 +68,7 @@ func (h Hook) String() string { return h.Agent.Name + " " + h.Event }
 type HookCheck struct {
 	Dir, Home string // the project ("" when only the user's hooks are checked) and the home
 	User      bool   // the user's copy, else the project's
+	File      string // the hook file that holds it
 	Install   string // the command that installs this copy again
 }
 

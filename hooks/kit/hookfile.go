@@ -59,7 +59,8 @@ func (r InstallResult) String() string {
 }
 
 // HookFile describes one agent's hook configuration file: a JSON object whose "hooks"
-// object maps each event to an array of entries.
+// object maps each event to an array of entries; or, for an agent without command hooks,
+// a program git-loop writes whole (Script).
 type HookFile struct {
 	Product  string // the agent's name, for messages
 	Preamble []KV   // members a new file starts with (a format version)
@@ -69,6 +70,13 @@ type HookFile struct {
 	Grouped bool
 	// CommandKeys are the fields that may hold an entry's command.
 	CommandKeys []string
+	// Script, when set, makes the hook file a program that git-loop writes whole and owns,
+	// for an agent that runs no hook commands but loads such programs (OpenCode's plugins):
+	// it is the program's text with its judging hooks' timeout n, in the agent's unit,
+	// which the text states once as `KEY = n`, KEY being the agent's TimeoutKey. Hooks
+	// then lists the commands the program runs (their Entry unused), and Preamble, Grouped
+	// and CommandKeys do not apply. See Agent.InstallHookFile for what install does with it.
+	Script func(timeout int) string
 }
 
 // FileHook is one hook git-loop adds to a HookFile.

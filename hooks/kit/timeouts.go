@@ -23,14 +23,8 @@ import (
 // loop.ConfiguredHookTimeout); the hook cuts its gates off before it.
 var StopTimeout = int(loop.HookTimeout(nil, nil) / time.Second)
 
-// InstallFile is the agent's hook file as install writes it for the worktree at dir: every
-// judging hook's timeout set to what the worktree's gates need, in the agent's unit.
-func (a *Agent) InstallFile(dir string) HookFile {
-	return a.withStopTimeout(loop.ConfiguredHookTimeout(dir))
-}
-
-// withStopTimeout returns the agent's hook file with every judging hook's timeout set to
-// d, in the agent's unit.
+// withStopTimeout returns the agent's JSON hook file with every judging hook's timeout set
+// to d, in the agent's unit: the file as install writes it (InstallHookFile).
 func (a *Agent) withStopTimeout(d time.Duration) HookFile {
 	n := int(d / a.TimeoutUnit)
 	out := a.File
@@ -77,7 +71,9 @@ func entryWithTimeout(entry any, key string, n int) any {
 
 // InstalledStopTimeout is the timeout the agent's hook files (the project's at dir, the
 // user's) give git-loop's `hook AGENT EVENT`: the shortest one found and the file that sets
-// it; 0 when none does. Files that do not mention git-loop are not parsed.
+// it; 0 when none does. Files that do not mention git-loop are not parsed. A script
+// (HookFile.Script) that runs the hook gives the timeout its text states, edited or not:
+// that is what the program applies.
 func (a *Agent) InstalledStopTimeout(event, dir string) (time.Duration, string) {
 	var best time.Duration
 	var from string
@@ -86,7 +82,7 @@ func (a *Agent) InstalledStopTimeout(event, dir string) (time.Duration, string) 
 		if err != nil || !bytes.Contains(data, []byte("git-loop")) && !bytes.Contains(data, []byte("git loop")) {
 			continue
 		}
-		if d := stopTimeoutIn(data, a.File, a.TimeoutKey, a.Name, event, a.readTimeout); d > 0 {
+		if d := a.timeoutIn(data, event); d > 0 {
 			if best == 0 || d < best {
 				best, from = d, path
 			}
@@ -101,6 +97,23 @@ func (a *Agent) readTimeout(n float64) time.Duration {
 		return a.ReadTimeout(n)
 	}
 	return time.Duration(n) * a.TimeoutUnit
+}
+
+// timeoutIn is how long a hook file's content lets git-loop's `hook AGENT EVENT` run, as the
+// agent reads it; 0 when it runs no such hook or states no timeout.
+func (a *Agent) timeoutIn(data []byte, event string) time.Duration {
+	if a.File.Script == nil {
+		return stopTimeoutIn(data, a.File, a.TimeoutKey, a.Name, event, a.readTimeout)
+	}
+	for _, h := range a.File.Hooks {
+		if strings.HasSuffix(h.Command, " "+a.Name+" "+event) && bytes.Contains(data, []byte(h.Command)) {
+			if n, _ := ScriptTimeout(a.File, a.TimeoutKey, data); n > 0 {
+				return a.readTimeout(float64(n))
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // stopTimeoutIn finds git-loop's `hook AGENT EVENT` entry in a hook file and returns its

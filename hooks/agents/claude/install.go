@@ -22,7 +22,7 @@ import (
 // on its source; without one every source runs it). timeout is in seconds.
 
 // hookFile is the hooks install merges into a settings file. Stop runs the loop's gates,
-// so install gives it the timeout the worktree's gates need (kit.Agent.InstallFile);
+// so install gives it the timeout the worktree's gates need (kit.Agent.InstallHookFile);
 // SessionStart answers at once. A hook that times out is cancelled and the agent stops.
 var hookFile = kit.HookFile{Product: "Claude Code", Grouped: true, CommandKeys: []string{"command"}, Hooks: []kit.FileHook{
 	grouped("Stop", "git-loop hook claude stop", kit.StopTimeout),

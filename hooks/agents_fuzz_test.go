@@ -26,6 +26,7 @@ func FuzzAgentHooks(f *testing.F) {
 		`{"conversation_id":"c","status":"completed","loop_count":2,"workspace_roots":["/nonexistent"]}`,
 		`{"conversation_id":"c","text":"done","workspace_roots":[]}`,
 		`{"sessionId":"s","timestamp":1,"cwd":"/nonexistent","stopReason":"end_turn"}`,
+		`{"hook_event_name":"session.idle","session_id":"s","directory":"/nonexistent","messages":[{"id":"msg_1","role":"assistant","text":"<promise>DONE</promise>","tokens":{"total":1},"commands":["ls"]}]}`,
 		`{"workspace_roots":"not a list"}`, `{"loop_count":"2"}`, `{"timestamp":{"nested":true}}`,
 	} {
 		f.Add([]byte(s))

@@ -22,7 +22,7 @@ func TestDoctor(t *testing.T) {
 			t.Errorf("nothing installed, yet %+v", a)
 		}
 	}
-	for _, agent := range []string{"claude", "codex", "gemini", "cursor", "copilot", "qwen"} {
+	for _, agent := range []string{"claude", "codex", "gemini", "cursor", "copilot", "qwen", "opencode"} {
 		if _, err := Install(agent, repo, false); err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 	want := map[string]bool{"claude project": true, "codex project": false, "gemini project": false, "cursor project": true,
-		"copilot project": false, "copilot user": true, "qwen project": true}
+		"copilot project": false, "copilot user": true, "qwen project": true, "opencode project": true}
 	if len(runs) != len(want) {
 		t.Errorf("hooks found: %v, want %v", runs, want)
 	}
@@ -118,7 +118,7 @@ func TestDoctorNextStep(t *testing.T) {
 		want   string
 	}{
 		{"none installed", []AgentDoctor{claude(), codex()},
-			"next:      no agent has git-loop's hook installed here, so none works on this loop yet: `git loop install claude` (or codex, gemini, cursor, copilot, qwen, droid), then start the agent\n" + driver},
+			"next:      no agent has git-loop's hook installed here, so none works on this loop yet: `git loop install claude` (or codex, gemini, cursor, copilot, qwen, droid, opencode), then start the agent\n" + driver},
 		{"one runs", []AgentDoctor{claude(runs), codex()},
 			"next:      work with Claude Code (`claude`) here: git-loop's hook runs at each of its stops\n" + driver},
 		{"two run, one of them twice", []AgentDoctor{claude(runs, idle), codex(runs)},

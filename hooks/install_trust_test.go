@@ -37,6 +37,8 @@ func TestInstallReadiesHooks(t *testing.T) {
 		{agent: "copilot", user: true, not: "will not run"},
 		{agent: "claude", not: "will not run"},
 		{agent: "cursor", not: "will not run"},
+		{agent: "opencode", not: "will not run"},
+		{agent: "opencode", user: true, not: "will not run"},
 	} {
 		t.Run(tc.agent+map[bool]string{true: " --user"}[tc.user], func(t *testing.T) {
 			home, repo := realagents.DoctorWorld(t)

@@ -24,6 +24,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 	t.Setenv("CODEX_HOME", "")
 	t.Setenv("COPILOT_HOME", "")
 	t.Setenv("QWEN_HOME", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	want := loop.HookTimeout([]gates.Gate{{Name: "slow", Run: "true", Timeout: "30m"}}, nil)
 	if want != 1860*time.Second {
@@ -39,6 +40,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 		{"cursor", "stop", `"timeout": 1860`},
 		{"copilot", "agent-stop", `"timeoutSec": 1860`},
 		{"qwen", "stop", `"timeout": 1860000`},
+		{"opencode", "session-idle", "const hookTimeoutMs = 1860000;"}, // a plugin, in milliseconds
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+" "+tt.event, func(t *testing.T) {
@@ -73,7 +75,7 @@ func TestStopTimeoutRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			shorter := strings.Replace(string(data), "1860", "300", 1) // Gemini's 1860000 ms: 300000
+			shorter := strings.Replace(string(data), "1860", "300", 1) // Gemini's and OpenCode's 1860000 ms: 300000
 			if tt.event == "subagent-stop" {
 				shorter = strings.Replace(shorter, "1860", "300", 1)
 			}

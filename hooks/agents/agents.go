@@ -11,12 +11,13 @@ import (
 	"github.com/git-loop/git-loop/hooks/agents/droid"
 	"github.com/git-loop/git-loop/hooks/agents/gemini"
 	"github.com/git-loop/git-loop/hooks/agents/qwen"
+	"github.com/git-loop/git-loop/hooks/agents/opencode"
 	"github.com/git-loop/git-loop/hooks/kit"
 )
 
 // All lists the agents in the order git-loop came to support them, the order help lists
 // them in.
-var All = []*kit.Agent{&claude.Agent, &codex.Agent, &gemini.Agent, &cursor.Agent, &copilot.Agent, &qwen.Agent, &droid.Agent}
+var All = []*kit.Agent{&claude.Agent, &codex.Agent, &gemini.Agent, &cursor.Agent, &copilot.Agent, &qwen.Agent, &droid.Agent, &opencode.Agent}
 
 // Named is the agent called name (git loop install NAME), or nil.
 func Named(name string) *kit.Agent {

@@ -241,7 +241,10 @@ func (e *Env) DriverArgs() []string {
 	case "droid":
 		return append(args, "exec", "-m", droidModel, "--auto", "high", "{prompt}")
 	case "opencode":
-		return append(args, "run", "--attach", e.OpenCodeServer(), "--dir", e.Repo, "{prompt}")
+		// Plain `opencode run`, as a person drives it: its plugins run in the process the
+		// driver starts, so git-loop's hook inherits GIT_LOOP_RUN and stays out of the way
+		// (a server's plugins do not), and the process ends at the first idle.
+		return append(args, "run", "{prompt}")
 	}
 	return nil
 }

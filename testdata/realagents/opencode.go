@@ -230,3 +230,60 @@ func tailFile(path string) string {
 	b, _ := os.ReadFile(path)
 	return tail(string(b), 600)
 }
+
+// TUI is OpenCode's interactive interface running in a pseudo-terminal (StartTUI).
+type TUI struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser // held open: a terminal nobody types in
+	done chan struct{}  // closed once cmd has exited
+}
+
+// StartTUI starts OpenCode's TUI in the repository on prompt (`opencode --prompt PROMPT`),
+// as a person runs it, in a pseudo-terminal of 120 by 40 that util-linux's script(1) gives
+// it (it skips the test where there is none). The TUI serves its session in-process, with
+// the project's plugins. It runs until Stop, which the test's end calls too; what it drew
+// is in the logs (tui.typescript).
+func (e *Env) StartTUI(prompt string) *TUI {
+	e.T.Helper()
+	if out, err := exec.Command("script", "--version").CombinedOutput(); err != nil || !strings.Contains(string(out), "util-linux") {
+		e.T.Skipf("SKIP OpenCode's TUI: no util-linux script(1) to give it a terminal (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.Repo, ".opencode")); err == nil {
+		if err := e.givePluginDeps(filepath.Join(e.Repo, ".opencode")); err != nil {
+			e.T.Fatal(err)
+		}
+	}
+	line := "stty rows 40 cols 120; exec " + shellQuote(e.Exe) + " --prompt " + shellQuote(prompt)
+	cmd := exec.Command("script", "--quiet", "--flush", "--return", "--command", line, filepath.Join(e.logs, "tui.typescript"))
+	cmd.Dir, cmd.Env = e.Repo, append(e.environ(), "TERM=xterm-256color")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		e.T.Fatalf("start OpenCode's TUI: %v", err)
+	}
+	tui := &TUI{cmd: cmd, in: in, done: make(chan struct{})}
+	go func() {
+		cmd.Wait()
+		close(tui.done)
+	}()
+	e.T.Cleanup(tui.Stop)
+	return tui
+}
+
+// Stop ends the TUI: SIGTERM to script(1)'s group, which ends OpenCode in its terminal (the
+// suite's leftover check finds any process that outlives it), SIGKILL to what is left of
+// the group after five seconds. Calling it again does nothing more.
+func (t *TUI) Stop() {
+	pgid := t.cmd.Process.Pid
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-t.done:
+	case <-time.After(5 * time.Second):
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	<-t.done
+	t.in.Close()
+}

@@ -258,8 +258,9 @@ func emptyAnswerAfterBlock(t *testing.T, inst Installed, gitLoop string) {
 
 // The model never runs a tool and never promises; the circuit breakers are set high, so
 // only the iteration limit (10) would end the loop. Claude Code and Copilot CLI stop
-// honouring blocks after 8 in a row and exit; whatever the agent does, the loop must not be
-// left active with nobody working on it.
+// honouring blocks after 8 in a row and exit; the others (Codex CLI, Gemini CLI, OpenCode)
+// have no such cap: they honour every block, and the loop's own limit ends it at its 10th
+// stop. Whatever the agent does, the loop must not be left active with nobody working on it.
 func blockCap(t *testing.T, inst Installed, gitLoop string) {
 	e := New(t, inst, gitLoop, mockmodel.Script{{Text: "Still looking into it."}})
 	e.InstallHooks()
@@ -293,6 +294,13 @@ func blockCap(t *testing.T, inst Installed, gitLoop string) {
 		}
 		if out := e.Loop("status", "fix"); !strings.Contains(out, want) {
 			t.Errorf("git loop status does not say why the loop paused:\n%s", out)
+		}
+	} else {
+		if len(stops) != 10 || blocked != 9 || stops[9].Reason() != "" {
+			t.Errorf("want 9 stops sent back and the 10th let through at the limit; the hook ran %d times and blocked %d", len(stops), blocked)
+		}
+		if st.Status != "paused" || st.Iteration != 10 || !strings.Contains(st.Reason, "max iterations reached") {
+			t.Errorf("loop %s at iteration %d (%s), want paused at its limit, iteration 10", st.Status, st.Iteration, st.Reason)
 		}
 	}
 	e.Fsck()

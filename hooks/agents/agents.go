@@ -10,8 +10,8 @@ import (
 	"github.com/git-loop/git-loop/hooks/agents/cursor"
 	"github.com/git-loop/git-loop/hooks/agents/droid"
 	"github.com/git-loop/git-loop/hooks/agents/gemini"
-	"github.com/git-loop/git-loop/hooks/agents/qwen"
 	"github.com/git-loop/git-loop/hooks/agents/opencode"
+	"github.com/git-loop/git-loop/hooks/agents/qwen"
 	"github.com/git-loop/git-loop/hooks/kit"
 )
 

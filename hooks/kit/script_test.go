@@ -91,7 +91,7 @@ func TestScriptHooksAndTimeout(t *testing.T) {
 			if n, ours := ScriptTimeout(a.File, a.TimeoutKey, []byte(tc.text)); n != tc.timeout || ours != tc.ours {
 				t.Errorf("ScriptTimeout = %d, %v; want %d, %v", n, ours, tc.timeout, tc.ours)
 			}
-			if d := a.timeoutIn([]byte(tc.text), "idle"); tc.present > 0 && d != time.Duration(tc.timeout) || tc.present == 0 && d != 0 {
+			if d := a.timeoutIn([]byte(tc.text), "idle"); tc.present > 0 && d != time.Duration(tc.timeout)*a.TimeoutUnit || tc.present == 0 && d != 0 {
 				t.Errorf("a stop reads back %v", d)
 			}
 		})

@@ -147,16 +147,7 @@ func thisTurn(in stopInput, prev *loop.JudgedMessage, stderr io.Writer) (string,
 		return "", true, prev
 	}
 	msg, id, err := ThisTurnText(in.TranscriptPath)
-	switch {
-	case errors.Is(err, ErrNoAssistantText):
-		return "", true, prev
-	case err != nil:
-		fmt.Fprintf(stderr, "git-loop: no assistant message read (%v); judging the stop as one without a message\n", err)
-		return "", true, prev
-	case prev != nil && id != "" && id == prev.ID:
-		return "", true, prev // judged at an earlier stop
-	}
-	return msg, true, &loop.JudgedMessage{ID: id}
+	return kit.TurnFromLog(msg, id, err, prev, stderr)
 }
 
 // onSessionStart answers SessionStart (startup, resume, compact) with context about the

@@ -3,7 +3,6 @@ package copilot
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -257,17 +256,8 @@ func lineCommand(line []byte) string {
 // text is "no message this turn": an earlier, judged answer never counts again. (A payload
 // that names no log, as older versions send, delivers no message: the gates decide.)
 func thisTurn(path string, prev *loop.JudgedMessage, stderr io.Writer) (string, bool, *loop.JudgedMessage) {
-	msg, id, err := thisTurnText(path)
-	switch {
-	case errors.Is(err, sessionlog.ErrNoText):
-		return "", true, prev
-	case err != nil:
-		fmt.Fprintf(stderr, "git-loop: no assistant message read (%v); judging the stop as one without a message\n", kit.OneLine(err.Error()))
-		return "", true, prev
-	case prev != nil && id != "" && id == prev.ID:
-		return "", true, prev // judged at an earlier stop
-	}
-	return msg, true, &loop.JudgedMessage{ID: id}
+	text, id, err := thisTurnText(path)
+	return kit.TurnFromLog(text, id, err, prev, stderr)
 }
 
 // counter advances a loop's token count over a Copilot session log from where the

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/git-loop/git-loop/hooks/kit"
@@ -54,23 +53,12 @@ func onAgentStop(ctx context.Context, h kit.Hook, io kit.Streams) int {
 	stop := kit.Stop{Dirs: []string{in.Cwd}, Session: session, StopID: stopID(session, in.Timestamp),
 		CapOf: func() loop.BlockCap { return blockCap(active) }}
 	if log != "" {
-		// Read once a loop is found, after the log has caught up with this stop.
-		caughtUp := sync.OnceFunc(func() {
-			awaitStop(log, in.Timestamp, int(logWait/logPoll), func() { time.Sleep(logPoll) })
-		})
 		stop.ThisTurn = func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
-			caughtUp()
 			return thisTurn(log, prev, io.Stderr)
 		}
-		count, commands := counter(log), commandReader(log)
-		stop.CountTokens = func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
-			caughtUp()
-			return count(prev)
-		}
-		stop.ReadCommands = func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-			caughtUp()
-			return commands(prev)
-		}
+		stop.CountTokens, stop.ReadCommands = counter(log), commandReader(log)
+		// Read once a loop is found, after the log has caught up with this stop.
+		stop.WaitFirst(func() { awaitStop(log, in.Timestamp, int(logWait/logPoll), func() { time.Sleep(logPoll) }) })
 	}
 	return kit.RunStop(ctx, h, io, stop, answers)
 }

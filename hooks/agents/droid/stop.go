@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/git-loop/git-loop/hooks/kit"
@@ -50,25 +49,16 @@ func onStop(ctx context.Context, h kit.Hook, io kit.Streams) int {
 	}
 	stop := kit.Stop{Dirs: []string{in.Cwd}, Session: in.SessionID, StopID: stopID(in.SessionID, in.MessageID)}
 	if log := in.TranscriptPath; log != "" {
-		// Read once a loop is found, after the log holds the stop's last message.
-		caughtUp := sync.OnceFunc(func() {
-			awaitMessage(log, in.MessageID, int(logWait/logPoll), func() { time.Sleep(logPoll) })
-		})
 		commands, count := commandReader(log), tokenCounter(usagePath(log))
 		stop.ThisTurn = func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
-			caughtUp()
 			return thisTurn(log, prev, io.Stderr)
 		}
-		stop.ReadCommands = func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-			caughtUp()
-			return commands(prev)
-		}
+		stop.ReadCommands = commands
 		// Droid saves the totals after each model call, without waiting for the save: one
 		// it has not finished yet is counted at the next stop (the totals only grow).
-		stop.CountTokens = func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
-			caughtUp()
-			return count(prev)
-		}
+		stop.CountTokens = count
+		// Read once a loop is found, after the log holds the stop's last message.
+		stop.WaitFirst(func() { awaitMessage(log, in.MessageID, int(logWait/logPoll), func() { time.Sleep(logPoll) }) })
 	}
 	return kit.RunStop(ctx, h, io, stop, answers)
 }

@@ -3,7 +3,6 @@ package droid
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -173,20 +172,11 @@ func thisTurnText(path string) (text, id string, err error) {
 }
 
 // thisTurn is what Droid's agent said this turn, read from its session log: the turn's last
-// assistant text, unless the last judged stop read that very message already. No text is
-// "no message this turn": an earlier, judged answer never counts again.
+// assistant text, unless the last judged stop read that very message already
+// (kit.TurnFromLog).
 func thisTurn(path string, prev *loop.JudgedMessage, stderr io.Writer) (string, bool, *loop.JudgedMessage) {
-	msg, id, err := thisTurnText(path)
-	switch {
-	case errors.Is(err, sessionlog.ErrNoText):
-		return "", true, prev
-	case err != nil:
-		fmt.Fprintf(stderr, "git-loop: no assistant message read (%v); judging the stop as one without a message\n", kit.OneLine(err.Error()))
-		return "", true, prev
-	case prev != nil && id != "" && id == prev.ID:
-		return "", true, prev // judged at an earlier stop
-	}
-	return msg, true, &loop.JudgedMessage{ID: id}
+	text, id, err := thisTurnText(path)
+	return kit.TurnFromLog(text, id, err, prev, stderr)
 }
 
 // shellTool is Droid's tool that runs a shell command.

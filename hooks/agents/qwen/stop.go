@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/git-loop/git-loop/hooks/kit"
 	"github.com/git-loop/git-loop/loop"
@@ -52,16 +51,9 @@ func onStop(ctx context.Context, h kit.Hook, io kit.Streams) int {
 		CapOf: func() loop.BlockCap { return blockCap(in.StopHookActive, in.Cwd) }}
 	if log := in.TranscriptPath; log != "" {
 		// its chat log: the token budget and must-not commands, once it holds the turn's end
-		caughtUp := sync.OnceFunc(func() { awaitAnswer(log, in.LastAssistantMessage) })
-		count, commands := counter(log), commandReader(log)
-		stop.CountTokens = func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
-			caughtUp()
-			return count(prev)
-		}
-		stop.ReadCommands = func(prev *loop.TranscriptMark) ([]string, *loop.TranscriptMark, error) {
-			caughtUp()
-			return commands(prev)
-		}
+		// (this turn's text is the payload's: it waits for nothing)
+		stop.CountTokens, stop.ReadCommands = counter(log), commandReader(log)
+		stop.WaitFirst(func() { awaitAnswer(log, in.LastAssistantMessage) })
 	}
 	return kit.RunStop(ctx, h, io, stop, answers)
 }

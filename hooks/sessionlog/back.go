@@ -20,6 +20,8 @@ type BackReader struct {
 	maxLine int
 }
 
+// NewBackReader reads the first size bytes of r backwards, a line at a time (Prev), within
+// the limits lim.
 func NewBackReader(r io.ReaderAt, size int64, lim Limits) *BackReader {
 	return &BackReader{r: r, lo: size, chunk: lim.Chunk, most: lim.MaxChunk, maxLine: lim.MaxLine}
 }

@@ -20,5 +20,5 @@ func TestRealAgent(t *testing.T) {
 // (realagents.BothHooks).
 func TestRealAgentCopilotBothHooks(t *testing.T) {
 	t.Parallel()
-	realagents.BothHooks(t, "copilot")
+	realagents.BothHooks(t, "copilot", 2)
 }

@@ -24,7 +24,7 @@ func TestRealAgent(t *testing.T) {
 // custom model, which must keep working.
 func TestRealAgentDroidBothHooks(t *testing.T) {
 	t.Parallel()
-	realagents.BothHooks(t, "droid")
+	realagents.BothHooks(t, "droid", 2)
 }
 
 // Droid has no cap on blocks in a row (its code keeps none, unlike Claude Code's and Copilot

@@ -21,7 +21,10 @@ const maxCommand = 64 << 10; // characters kept of a shell command
 const maxAnswer = 1 << 20; // bytes read of the hook's answer
 
 export const GitLoop = async ({ client, directory }) => {
-  const running = new Set(); // sessions whose hook runs now: one at a time each
+  // Sessions whose hook runs now, one at a time each, shared by every copy of this plugin
+  // OpenCode loads (the project's and the user's both run): the first copy to see an idle
+  // judges it, so a stop is judged once and continued once.
+  const running = (globalThis[Symbol.for("git-loop.idle")] ??= new Set());
   return {
     event: async ({ event }) => {
       const id = event?.type === "session.idle" ? event.properties?.sessionID : undefined;
@@ -127,6 +130,8 @@ function runHook(client, directory, input) {
       log(client, "warn", `git-loop: cannot run ${hookCommand}: ${e?.message ?? e}`);
       return finish(null);
     }
+    child.stdout.setEncoding("utf8"); // a character split across chunks stays whole
+    child.stderr.setEncoding("utf8");
     child.stdout.on("data", (b) => {
       if (out.length < maxAnswer) out += b;
     });

@@ -57,3 +57,11 @@ func TestRealAgentOpenCodeTUI(t *testing.T) {
 	e.CheckLog("continue", "complete")
 	e.Fsck()
 }
+
+// OpenCode loads every copy of git-loop's plugin, the project's and the user's, and calls
+// both at each idle: the copies share one guard, so one of them runs the hook, each stop is
+// judged once and the session is continued once.
+func TestRealAgentOpenCodeBothPlugins(t *testing.T) {
+	t.Parallel()
+	realagents.BothHooks(t, "opencode", 1)
+}

@@ -60,20 +60,25 @@ type usage struct {
 }
 
 // count is the answer's tokens: the provider's total, else the sum of the parts (negative
-// counts, which no provider reports, count as none).
+// counts, which no provider reports, count as none; a count past maxCount, which none
+// reports either, as maxCount, so that the loop's sum stays a count and its budget holds).
 func (u *usage) count() int64 {
 	if u == nil {
 		return 0
 	}
-	if u.Total > 0 {
-		return int64(u.Total)
+	n := u.Total
+	if n <= 0 {
+		n = 0
+		for _, v := range []float64{u.Input, u.Output, u.Reasoning, u.Cache.Read, u.Cache.Write} {
+			n += max(v, 0)
+		}
 	}
-	var n float64
-	for _, v := range []float64{u.Input, u.Output, u.Reasoning, u.Cache.Read, u.Cache.Write} {
-		n += max(v, 0)
-	}
-	return int64(n)
+	return int64(min(n, maxCount))
 }
+
+// maxCount bounds one answer's tokens: far above any model's, and far enough below
+// math.MaxInt64 that a loop's sum of them cannot wrap.
+const maxCount = 1 << 50
 
 // onIdle answers the plugin's session-idle hook: {"decision":"block","reason":…} makes the
 // plugin send the reason as the session's next prompt; anything else lets the session
@@ -97,12 +102,22 @@ func onIdle(ctx context.Context, h kit.Hook, io kit.Streams) int {
 	if in.Omitted > 0 {
 		fmt.Fprintf(io.Stderr, "git-loop: hook %s: the plugin left out the session's %d oldest messages to bound its payload: their tokens and commands are not counted\n", h, in.Omitted)
 	}
-	stop := kit.Stop{Dirs: []string{in.Directory}, Session: in.SessionID,
+	stop := kit.Stop{Dirs: []string{in.Directory}, Session: in.SessionID, StopID: in.stopID(),
 		ThisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
 			return thisTurn(in.Messages, prev)
 		},
 		CountTokens: in.tokenCounter, ReadCommands: in.commandReader}
 	return kit.RunStop(ctx, h, io, stop, answers)
+}
+
+// stopID names this stop: the session and its last message. Every copy of the plugin
+// OpenCode loads sees the same idle; should two run the hook, the stop is judged once and
+// both answer alike. "" (every call judged) without either.
+func (in idleInput) stopID() string {
+	if in.SessionID == "" || len(in.Messages) == 0 || in.Messages[len(in.Messages)-1].ID == "" {
+		return ""
+	}
+	return "opencode:" + in.SessionID + "@" + in.Messages[len(in.Messages)-1].ID
 }
 
 var answers = kit.Answers{

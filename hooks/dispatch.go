@@ -82,7 +82,8 @@ func install(a *kit.Agent, dir string, user bool) ([]InstallResult, error) {
 // doubleInstallNote looks for git-loop's hooks of the agent in its other files (the user's
 // when installing for the project, and the other way round; for Copilot also the other .json
 // files of its hooks directories: doctor's files) and, when it finds them, says so: the
-// agent runs every matching hook, so each stop would be judged twice.
+// agent runs every matching hook, so each stop is judged twice unless the copies are judged
+// once (kit.Agent.JudgesCopiesOnce), which the note then says.
 func doubleInstallNote(a *kit.Agent, dir string, user bool, written string) string {
 	home, _ := os.UserHomeDir()
 	others := append(a.HookFiles(dir, home, false), a.HookFiles(dir, home, true)...)
@@ -95,7 +96,10 @@ func doubleInstallNote(a *kit.Agent, dir string, user bool, written string) stri
 			continue
 		}
 		if _, present, err := a.FindHooks(doc, p); err == nil && len(present) > 0 {
-			return fmt.Sprintf("%s also runs git-loop's hooks; %s runs both, so each stop would be judged twice: remove them from one of the files", p, a.File.Product)
+			if a.JudgesCopiesOnce {
+				return fmt.Sprintf("%s also runs git-loop's hooks; %s runs both, and git-loop judges each stop once", p, a.Product)
+			}
+			return fmt.Sprintf("%s also runs git-loop's hooks; %s runs both, so each stop would be judged twice: remove them from one of the files", p, a.Product)
 		}
 	}
 	return ""

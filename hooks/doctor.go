@@ -75,10 +75,13 @@ func Doctor(dir string) DoctorReport {
 				ad.Hooks = append(ad.Hooks, hd)
 			}
 		}
-		if len(ad.Hooks) == 2 {
+		if len(ad.Hooks) > 1 {
 			for i := range ad.Hooks {
-				other := ad.Hooks[1-i]
-				ad.Hooks[i].Notes = append(ad.Hooks[i].Notes, fmt.Sprintf("%s also runs git-loop's hooks from %s, so each stop is judged twice: remove them from one of the files", ad.Product, other.File))
+				for j, other := range ad.Hooks {
+					if j != i {
+						ad.Hooks[i].Notes = append(ad.Hooks[i].Notes, twiceNote(a, other.File))
+					}
+				}
 			}
 		}
 		if len(ad.Hooks) == 0 {
@@ -91,6 +94,15 @@ func Doctor(dir string) DoctorReport {
 	}
 	rep.OK = rep.OK && rep.Installed()
 	return rep
+}
+
+// twiceNote is doctor's note on a copy of git-loop's hooks when the agent runs another, from
+// elsewhere, too.
+func twiceNote(a *kit.Agent, elsewhere string) string {
+	if a.JudgesCopiesOnce {
+		return fmt.Sprintf("%s also runs git-loop's hooks from %s; git-loop judges each stop once", a.Product, elsewhere)
+	}
+	return fmt.Sprintf("%s also runs git-loop's hooks from %s, so each stop is judged twice: remove them from one of the files", a.Product, elsewhere)
 }
 
 // Installed reports whether any agent has git-loop's hooks installed, here or for the user.

@@ -57,7 +57,7 @@ func TestDoctor(t *testing.T) {
 	for _, s := range []string{
 		"Codex does not trust " + repo + " yet", "codex exec --trust",
 		"Gemini CLI runs a project's hooks only in a trusted folder", `"TRUST_FOLDER"`,
-		"--trust-folder", "each stop is judged twice",
+		"--trust-folder", "Copilot CLI also runs git-loop's hooks from", "git-loop judges each stop once",
 	} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the report does not say %q:\n%s", s, text)

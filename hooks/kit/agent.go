@@ -38,6 +38,12 @@ type Agent struct {
 	// DoctorFiles are the files that may hold git-loop's hooks for the project at dir or for
 	// the user, where the agent reads more than the one file install writes; nil: that file.
 	DoctorFiles func(dir, home string, user bool) []string
+	// JudgesCopiesOnce is set where git-loop's hooks installed twice (the project's and the
+	// user's copy, both of which the agent runs) still judge each stop once: the stop names
+	// itself (Stop.StopID), or the copies see that one runs already. Proven with the real
+	// agent (realagents.BothHooks); elsewhere install and doctor warn that each stop would
+	// be judged twice.
+	JudgesCopiesOnce bool
 	// Check is doctor's own check of one installed copy of the hooks: what keeps the agent
 	// from running them (its trust rules), and what else the person should know; nil: none.
 	Check func(HookCheck) (problems []Problem, notes []string)

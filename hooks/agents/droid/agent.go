@@ -12,6 +12,7 @@ var Agent = kit.Agent{
 	Name: name, Product: "Factory Droid", Command: "droid",
 	TimeoutKey: "timeout", TimeoutUnit: time.Second,
 	Events:      []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
+	JudgesCopiesOnce: true,
 	File:        hookFile,
 	ProjectFile: projectFile, UserFile: userFile,
 	Check: check,

@@ -15,6 +15,7 @@ var Agent = kit.Agent{
 	Events: []kit.Event{
 		{Name: "session-idle", Judges: true, Run: onIdle},
 	},
+	JudgesCopiesOnce: true,
 	File:        pluginFile,
 	ProjectFile: projectFile, UserFile: userFile,
 	Check: check,

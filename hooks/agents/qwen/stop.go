@@ -45,15 +45,15 @@ func onStop(ctx context.Context, h kit.Hook, io kit.Streams) int {
 		return 0
 	}
 	stop := kit.Stop{Dirs: []string{in.Cwd}, Session: in.SessionID,
-		ThisTurn: func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
-			return thisTurn(in.LastAssistantMessage), true, prev
-		},
 		CapOf: func() loop.BlockCap { return blockCap(in.StopHookActive, in.Cwd) }}
 	if log := in.TranscriptPath; log != "" {
 		// its chat log: the token budget and must-not commands, once it holds the turn's end
-		// (this turn's text is the payload's: it waits for nothing)
 		stop.CountTokens, stop.ReadCommands = counter(log), commandReader(log)
 		stop.WaitFirst(func() { awaitAnswer(log, in.LastAssistantMessage) })
+	}
+	// this turn's text is the payload's: set after WaitFirst, it waits for nothing
+	stop.ThisTurn = func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
+		return thisTurn(in.LastAssistantMessage), true, prev
 	}
 	return kit.RunStop(ctx, h, io, stop, answers)
 }

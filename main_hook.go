@@ -26,7 +26,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "git-loop: usage: git loop hook AGENT EVENT (e.g. git loop hook claude stop)")
 		return exitOK // never trap an agent over a configuration mistake
 	}
-	// No signal handling here: the idle path must cost one process start. ClaudeStop sets it
+	// No signal handling here: the idle path must cost one process start. kit.RunStop sets it
 	// up once it knows a loop is active and gates will run.
 	return hooks.Run(context.Background(), args[0], args[1], hooks.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }

@@ -27,7 +27,15 @@ var ErrUnknownAgent = errors.New("unknown agent")
 // Run dispatches `git loop hook AGENT EVENT`. Hook exit codes are protocol, and a non-zero
 // code can trap an agent (Claude Code feeds exit 2's stderr back to it), so even a mistyped
 // agent or event exits 0 after saying what is wrong on stderr.
-func Run(ctx context.Context, agent, event string, io Streams) int {
+func Run(ctx context.Context, agent, event string, io Streams) (code int) {
+	defer func() {
+		// A panic would exit 2, which Claude Code feeds back to the model as a block: a bug
+		// of git-loop's must let the agent stop instead, saying so in one line.
+		if r := recover(); r != nil {
+			fmt.Fprintf(io.Stderr, "git-loop: hook %s %s: internal error: %s; letting the agent stop\n", agent, event, kit.OneLine(fmt.Sprint(r)))
+			code = 0
+		}
+	}()
 	if a := agents.Named(agent); a != nil {
 		if e, ok := a.EventNamed(event); ok {
 			return e.Run(ctx, kit.Hook{Agent: a, Event: event}, io)

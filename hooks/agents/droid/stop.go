@@ -47,16 +47,16 @@ func onStop(ctx context.Context, h kit.Hook, io kit.Streams) int {
 		answers.LetStop(io.Stdout, io.Stderr, "")
 		return 0
 	}
+	// Without a log no message can be seen: the gates decide, and the continuation says so
+	// (as for Copilot CLI), rather than a promise nobody can read keeping the loop open.
 	stop := kit.Stop{Dirs: []string{in.Cwd}, Session: in.SessionID, StopID: stopID(in.SessionID, in.MessageID)}
 	if log := in.TranscriptPath; log != "" {
-		commands, count := commandReader(log), tokenCounter(usagePath(log))
 		stop.ThisTurn = func(prev *loop.JudgedMessage) (string, bool, *loop.JudgedMessage) {
 			return thisTurn(log, prev, io.Stderr)
 		}
-		stop.ReadCommands = commands
 		// Droid saves the totals after each model call, without waiting for the save: one
 		// it has not finished yet is counted at the next stop (the totals only grow).
-		stop.CountTokens = count
+		stop.ReadCommands, stop.CountTokens = commandReader(log), tokenCounter(usagePath(log))
 		// Read once a loop is found, after the log holds the stop's last message.
 		stop.WaitFirst(func() { awaitMessage(log, in.MessageID, int(logWait/logPoll), func() { time.Sleep(logPoll) }) })
 	}

@@ -33,7 +33,7 @@ var allowedImports = map[string][]string{
 	"hooks/realagents": {},
 	// The list of the agents (and each agent's package, hooks/agents/NAME: see agentImports).
 	"hooks/agents": {agentPackage, "hooks/kit"},
-	"hooks/kit":    {"hooks/sessionlog", "loop", "loop/report"},
+	"hooks/kit":    {"hooks/fileedit", "hooks/sessionlog", "loop", "loop/report"},
 
 	"hooks/sessionlog/logtest": {"hooks/sessionlog"},
 

@@ -21,8 +21,12 @@ type Agent struct {
 	// n, where that is not n × TimeoutUnit (Qwen Code reads seconds, but 1000 and more as
 	// milliseconds). A stop reads its own timeout back with it.
 	ReadTimeout func(n float64) time.Duration
-	Events      []Event  // the hook events it calls git-loop with, in the order they are listed
-	File        HookFile // its hook file: the hooks install merges in, and how to find them
+	// DefaultTimeout is how long the agent lets a hook run whose entry states no timeout,
+	// where that is known (a hand-edited entry may drop it); 0: unknown, and a stop then
+	// assumes the time install would have written.
+	DefaultTimeout time.Duration
+	Events         []Event  // the hook events it calls git-loop with, in the order they are listed
+	File           HookFile // its hook file: the hooks install merges in, and how to find them
 	// ProjectFile and UserFile are where install writes its hooks, for the project at dir or
 	// for the user whose home directory is home.
 	ProjectFile func(dir string) string

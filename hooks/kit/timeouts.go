@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-loop/git-loop/hooks/fileedit"
 	"github.com/git-loop/git-loop/loop"
 )
 
@@ -103,7 +104,7 @@ func (a *Agent) readTimeout(n float64) time.Duration {
 // agent reads it; 0 when it runs no such hook or states no timeout.
 func (a *Agent) timeoutIn(data []byte, event string) time.Duration {
 	if a.File.Script == nil {
-		return stopTimeoutIn(data, a.File, a.TimeoutKey, a.Name, event, a.readTimeout)
+		return stopTimeoutIn(data, a.File, a.TimeoutKey, a.Name, event, a.readTimeout, a.DefaultTimeout)
 	}
 	for _, h := range a.File.Hooks {
 		if strings.HasSuffix(h.Command, " "+a.Name+" "+event) && bytes.Contains(data, []byte(h.Command)) {
@@ -117,12 +118,13 @@ func (a *Agent) timeoutIn(data []byte, event string) time.Duration {
 }
 
 // stopTimeoutIn finds git-loop's `hook AGENT EVENT` entry in a hook file and returns its
-// timeout, as read reads the entry's value; 0 when there is none or it states none.
-func stopTimeoutIn(data []byte, hf HookFile, key, agent, event string, read func(float64) time.Duration) time.Duration {
+// timeout, as read reads the entry's value, or def for an entry that states none; 0 when
+// there is no such entry. Comments, which some agents allow in their settings, are read past.
+func stopTimeoutIn(data []byte, hf HookFile, key, agent, event string, read func(float64) time.Duration, def time.Duration) time.Duration {
 	var doc struct {
 		Hooks map[string]json.RawMessage `json:"hooks"`
 	}
-	if json.Unmarshal(data, &doc) != nil {
+	if json.Unmarshal(data, &doc) != nil && json.Unmarshal(fileedit.StripJSONComments(data), &doc) != nil {
 		return 0
 	}
 	var shortest time.Duration
@@ -150,10 +152,12 @@ func stopTimeoutIn(data []byte, hf HookFile, key, agent, event string, read func
 				if json.Unmarshal(c, &fields) != nil || !runsHook(fields, hf.CommandKeys, agent, event) {
 					continue
 				}
+				d := def
 				if n, ok := fields[key].(float64); ok && n > 0 {
-					if d := read(n); d > 0 && (shortest == 0 || d < shortest) {
-						shortest = d
-					}
+					d = read(n)
+				}
+				if d > 0 && (shortest == 0 || d < shortest) {
+					shortest = d
 				}
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-loop/git-loop/hooks/sessionlog"
 	"github.com/git-loop/git-loop/loop"
@@ -73,5 +74,28 @@ func TestWaitFirst(t *testing.T) {
 	none.WaitFirst(func() { t.Error("a stop without readers waited") })
 	if none.ThisTurn != nil || none.CountTokens != nil || none.ReadCommands != nil {
 		t.Error("WaitFirst set a reader the stop had not")
+	}
+}
+
+// TestInstalledTimeoutAsTheAgentReadsIt: the timeout a stop reads back is the one the agent
+// applies: the entry's, in the agent's unit; the agent's default where a hand-edited entry
+// states none; past comments, which some agents allow in their settings.
+func TestInstalledTimeoutAsTheAgentReadsIt(t *testing.T) {
+	a := &Agent{Name: "tool", TimeoutKey: "timeout", TimeoutUnit: time.Millisecond, DefaultTimeout: time.Minute,
+		File: HookFile{Grouped: true, CommandKeys: []string{"command"}, Hooks: []FileHook{{Event: "Stop", Command: "git-loop hook tool stop"}}}}
+	for _, tc := range []struct {
+		name, file string
+		want       time.Duration
+	}{
+		{"the entry's, in the agent's unit", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"git-loop hook tool stop","timeout":660000}]}]}}`, 11 * time.Minute},
+		{"none stated: the agent's default", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"git-loop hook tool stop"}]}]}}`, time.Minute},
+		{"with comments", "{\n  // mine\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"git-loop hook tool stop\", /* ms */ \"timeout\": 30000}]}]}\n}\n", 30 * time.Second},
+		{"another hook only", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"notify","timeout":5}]}]}}`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := a.timeoutIn([]byte(tc.file), "stop"); got != tc.want {
+				t.Errorf("read back %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

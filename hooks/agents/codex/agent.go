@@ -11,8 +11,10 @@ import (
 var Agent = kit.Agent{
 	Name: "codex", Product: "Codex", Command: "codex",
 	TimeoutKey: "timeout", TimeoutUnit: time.Second,
-	Events:      []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
-	File:        hookFile,
-	ProjectFile: projectFile, UserFile: userFile,
+	// Codex gives a hook whose entry states no timeout 600 s.
+	DefaultTimeout: defaultTimeout * time.Second,
+	Events:         []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
+	File:           hookFile,
+	ProjectFile:    projectFile, UserFile: userFile,
 	Ready: ready, Check: check,
 }

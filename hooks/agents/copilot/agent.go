@@ -11,9 +11,9 @@ import (
 var Agent = kit.Agent{
 	Name: "copilot", Product: "Copilot CLI", Command: "copilot",
 	TimeoutKey: "timeoutSec", TimeoutUnit: time.Second,
-	Events:      []kit.Event{{Name: "agent-stop", Judges: true, Run: onAgentStop}},
+	Events:           []kit.Event{{Name: "agent-stop", Judges: true, Run: onAgentStop}},
 	JudgesCopiesOnce: true,
-	File:        hookFile,
-	ProjectFile: projectFile, UserFile: userFile, DoctorFiles: doctorFiles,
+	File:             hookFile,
+	ProjectFile:      projectFile, UserFile: userFile, DoctorFiles: doctorFiles,
 	Check: check,
 }

@@ -11,9 +11,11 @@ import (
 var Agent = kit.Agent{
 	Name: name, Product: "Factory Droid", Command: "droid",
 	TimeoutKey: "timeout", TimeoutUnit: time.Second,
-	Events:      []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
+	// Droid kills a hook whose entry states no timeout after 60 s.
+	DefaultTimeout:   60 * time.Second,
+	Events:           []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
 	JudgesCopiesOnce: true,
-	File:        hookFile,
-	ProjectFile: projectFile, UserFile: userFile,
+	File:             hookFile,
+	ProjectFile:      projectFile, UserFile: userFile,
 	Check: check,
 }

@@ -11,8 +11,10 @@ import (
 var Agent = kit.Agent{
 	Name: "gemini", Product: "Gemini CLI", Command: "gemini",
 	TimeoutKey: "timeout", TimeoutUnit: time.Millisecond,
-	Events:      []kit.Event{{Name: "after-agent", Judges: true, Run: onAfterAgent}},
-	File:        hookFile,
-	ProjectFile: projectFile, UserFile: userFile,
+	// Gemini CLI kills a hook whose entry states no timeout after 60 s (DEFAULT_HOOK_TIMEOUT).
+	DefaultTimeout: 60 * time.Second,
+	Events:         []kit.Event{{Name: "after-agent", Judges: true, Run: onAfterAgent}},
+	File:           hookFile,
+	ProjectFile:    projectFile, UserFile: userFile,
 	Check: check,
 }

@@ -16,7 +16,7 @@ var Agent = kit.Agent{
 		{Name: "session-idle", Judges: true, Run: onIdle},
 	},
 	JudgesCopiesOnce: true,
-	File:        pluginFile,
-	ProjectFile: projectFile, UserFile: userFile,
+	File:             pluginFile,
+	ProjectFile:      projectFile, UserFile: userFile,
 	Check: check,
 }

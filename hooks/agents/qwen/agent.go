@@ -11,8 +11,10 @@ import (
 var Agent = kit.Agent{
 	Name: "qwen", Product: "Qwen Code", Command: "qwen",
 	TimeoutKey: "timeout", TimeoutUnit: time.Millisecond, ReadTimeout: readTimeout,
-	Events:      []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
-	File:        hookFile,
-	ProjectFile: projectFile, UserFile: userFile,
+	// Qwen Code kills a hook whose entry states no timeout after 60 s (DEFAULT_COMMAND_HOOK_TIMEOUT_SECONDS).
+	DefaultTimeout: 60 * time.Second,
+	Events:         []kit.Event{{Name: "stop", Judges: true, Run: onStop}},
+	File:           hookFile,
+	ProjectFile:    projectFile, UserFile: userFile,
 	Check: check,
 }

@@ -30,7 +30,8 @@ func TestQwenReadTimeout(t *testing.T) {
 }
 
 // TestQwenStopReadsItsTimeout: a stop reads the timeout Qwen Code gives it back, as Qwen Code
-// 0.24 reads it: install's milliseconds, and a person's seconds.
+// 0.24 reads it: install's milliseconds, a person's seconds, and its default of 60 s where
+// the entry states no timeout git-loop reads.
 func TestQwenStopReadsItsTimeout(t *testing.T) {
 	_, repo := realagents.DoctorWorld(t)
 	t.Setenv("QWEN_HOME", "")
@@ -41,8 +42,10 @@ func TestQwenStopReadsItsTimeout(t *testing.T) {
 		{"660000", 660 * time.Second},
 		{"600", 600 * time.Second},
 		{"1000", time.Second},
-		{"0", 0},
-		{`"600"`, 0}, // Qwen Code reads a number in a string too; git-loop, which never writes one, does not
+		{"0", time.Minute}, // none: Qwen Code's default, 60 s
+		// Qwen Code reads a number in a string too; git-loop, which never writes one, takes
+		// the default, never longer than what Qwen Code allows
+		{`"600"`, time.Minute},
 	} {
 		realagents.WriteString(t, projectFile(repo), fmt.Sprintf(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "git-loop hook qwen stop", "timeout": %s}]}]}, "$version": 4}`, tc.timeout))
 		if got, from := Agent.InstalledStopTimeout("stop", repo); got != tc.want || tc.want > 0 && from != projectFile(repo) {

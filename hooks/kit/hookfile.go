@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-loop/git-loop/hooks/fileedit"
 	"github.com/git-loop/git-loop/loop/report"
 )
 
@@ -70,6 +71,10 @@ type HookFile struct {
 	Grouped bool
 	// CommandKeys are the fields that may hold an entry's command.
 	CommandKeys []string
+	// Comments is set where the agent reads comments in the file (JSON with comments, as
+	// Gemini CLI, Qwen Code and Droid do): install, which cannot keep them in place, then
+	// says they are why it leaves the file alone.
+	Comments bool
 	// Script, when set, makes the hook file a program that git-loop writes whole and owns,
 	// for an agent that runs no hook commands but loads such programs (OpenCode's plugins):
 	// it is the program's text with its judging hooks' timeout n, in the agent's unit,
@@ -156,7 +161,7 @@ func MergeHooks(doc []byte, name string, hf HookFile) (out []byte, added, presen
 			doc, _ = json.MarshalIndent(Object(hf.Preamble), "", "  ")
 		}
 	}
-	if err := checkSettings(doc, name, hf.Product); err != nil {
+	if err := checkSettings(doc, name, hf.Product, hf.Comments); err != nil {
 		return nil, nil, nil, err
 	}
 	top := objectAt(doc, jsWS(doc, 0))
@@ -223,7 +228,7 @@ func MergeHooks(doc []byte, name string, hf HookFile) (out []byte, added, presen
 		out = append(bytes.TrimSpace(out), st.nl...)
 	}
 	// The edits only add; check the result before it replaces a user's file.
-	if err := checkSettings(out, name, hf.Product); err != nil {
+	if err := checkSettings(out, name, hf.Product, hf.Comments); err != nil {
 		return nil, nil, nil, fmt.Errorf("hooks: internal error: merging hooks into %s made invalid JSON (%v); the file was left untouched", name, err)
 	}
 	if hadBOM {
@@ -237,8 +242,11 @@ func MergeHooks(doc []byte, name string, hf HookFile) (out []byte, added, presen
 var ErrHookFile = errors.New("hook file not mergeable")
 
 // checkSettings accepts a JSON object and explains anything else.
-func checkSettings(doc []byte, name, product string) error {
+func checkSettings(doc []byte, name, product string, comments bool) error {
 	if !json.Valid(doc) {
+		if comments && json.Valid(fileedit.StripJSONComments(doc)) {
+			return fmt.Errorf("hooks: %w: %s holds comments, which %s reads but install cannot keep in place; add git-loop's hooks by hand (`git loop doctor` checks them), or remove the comments and install again; the file was left untouched", ErrHookFile, name, product)
+		}
 		err := json.Unmarshal(doc, new(any))
 		var syn *json.SyntaxError
 		where := ""

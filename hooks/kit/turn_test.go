@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +99,23 @@ func TestInstalledTimeoutAsTheAgentReadsIt(t *testing.T) {
 				t.Errorf("read back %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestInstallSaysCommentsAreTheReason: a settings file with comments, which the agents that
+// allow them read, is left as it is, and install says the comments are why.
+func TestInstallSaysCommentsAreTheReason(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	mine := "{\n  // mine\n  \"model\": {\"name\": \"x\"}\n}\n"
+	if err := os.WriteFile(path, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := InstallHooks(path, HookFile{Product: "Tool", Grouped: true, CommandKeys: []string{"command"}, Comments: true,
+		Hooks: []FileHook{{Event: "Stop", Command: "git-loop hook tool stop", Entry: HookGroup{}}}})
+	if !errors.Is(err, ErrHookFile) || !strings.Contains(err.Error(), "holds comments, which Tool reads") {
+		t.Errorf("install said %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != mine {
+		t.Errorf("the file changed:\n%s", got)
 	}
 }

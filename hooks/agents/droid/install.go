@@ -29,7 +29,7 @@ const name = "droid"
 
 // hookFile is the hook install merges into a settings file. Stop runs the loop's gates, so
 // install gives it the timeout the worktree's gates need (kit.Agent.InstallFile).
-var hookFile = kit.HookFile{Product: "Factory Droid", Grouped: true, CommandKeys: []string{"command"}, Hooks: []kit.FileHook{{
+var hookFile = kit.HookFile{Product: "Factory Droid", Grouped: true, CommandKeys: []string{"command"}, Comments: true, Hooks: []kit.FileHook{{
 	Event: "Stop", Command: "git-loop hook droid stop",
 	Entry: kit.HookGroup{Hooks: []kit.HookCommand{{Type: "command", Command: "git-loop hook droid stop", Timeout: kit.StopTimeout}}},
 }}}

@@ -12,7 +12,7 @@ import (
 // "command": …, "timeout": milliseconds}]}]}}.
 
 // hookFile is the hook install merges into a settings file.
-var hookFile = kit.HookFile{Product: "Gemini CLI", Grouped: true, CommandKeys: []string{"command"},
+var hookFile = kit.HookFile{Product: "Gemini CLI", Grouped: true, CommandKeys: []string{"command"}, Comments: true,
 	Hooks: []kit.FileHook{{Event: "AfterAgent", Command: "git-loop hook gemini after-agent", Entry: kit.Object{
 		{Key: "matcher", Val: "*"},
 		{Key: "hooks", Val: []any{kit.Object{{Key: "name", Val: "git-loop"}, {Key: "type", Val: "command"},

@@ -20,7 +20,7 @@ const MaxPayload = 8 << 20
 const MaxLongPayload = 64 << 20
 
 var (
-	// ErrPayloadTooLarge: stdin held more than MaxPayload bytes.
+	// ErrPayloadTooLarge: stdin held more than MaxLongPayload bytes.
 	ErrPayloadTooLarge = fmt.Errorf("hooks: hook payload larger than %d MiB", MaxLongPayload>>20)
 	// ErrPayloadEmpty: stdin was empty (or only white space): the command was not run by an
 	// agent as a hook.

@@ -66,7 +66,7 @@ func (a *Agent) scriptHooks() []string {
 // the text is the one git-loop writes, byte for byte (line endings aside, which git may
 // change on checkout) but for that timeout.
 func ScriptTimeout(hf HookFile, key string, text []byte) (n int, ours bool) {
-	m := timeoutIn(key).FindSubmatch(text)
+	m := timeoutStatement(key).FindSubmatch(text)
 	if m == nil {
 		return 0, false
 	}
@@ -77,8 +77,8 @@ func ScriptTimeout(hf HookFile, key string, text []byte) (n int, ours bool) {
 	return n, hf.Script != nil && bytes.Equal(bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n")), []byte(hf.Script(n)))
 }
 
-// timeoutIn matches a script's statement of its timeout, `KEY = n`.
-func timeoutIn(key string) *regexp.Regexp {
+// timeoutStatement matches a script's statement of its timeout, `KEY = n`.
+func timeoutStatement(key string) *regexp.Regexp {
 	return regexp.MustCompile(`\b` + regexp.QuoteMeta(key) + `\s*=\s*([0-9]{1,12})\b`)
 }
 

@@ -14,7 +14,7 @@ import (
 
 // stopInput is Copilot CLI's agentStop payload (camelCase, but for stop_hook_active;
 // the other spelling of each field, which some versions use, is accepted too). It carries no
-// message: the session log transcriptPath names holds it (see copilot.go).
+// message: the session log transcriptPath names holds it (see events.go).
 type stopInput struct {
 	SessionID      string `json:"sessionId"`
 	SessionIDSnake string `json:"session_id"`

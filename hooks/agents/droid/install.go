@@ -28,7 +28,7 @@ import (
 const name = "droid"
 
 // hookFile is the hook install merges into a settings file. Stop runs the loop's gates, so
-// install gives it the timeout the worktree's gates need (kit.Agent.InstallFile).
+// install gives it the timeout the worktree's gates need (kit.Agent.InstallHookFile).
 var hookFile = kit.HookFile{Product: "Factory Droid", Grouped: true, CommandKeys: []string{"command"}, Comments: true, Hooks: []kit.FileHook{{
 	Event: "Stop", Command: "git-loop hook droid stop",
 	Entry: kit.HookGroup{Hooks: []kit.HookCommand{{Type: "command", Command: "git-loop hook droid stop", Timeout: kit.StopTimeout}}},

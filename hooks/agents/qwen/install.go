@@ -20,7 +20,7 @@ import (
 // reads alike: a stop hook's timeout is always a thousand of them or more.
 
 // hookFile is the hook install merges into a settings file. Stop runs the loop's gates, so
-// install gives it the timeout the worktree's gates need (kit.Agent.InstallFile).
+// install gives it the timeout the worktree's gates need (kit.Agent.InstallHookFile).
 var hookFile = kit.HookFile{Product: "Qwen Code", Grouped: true, CommandKeys: []string{"command"}, Comments: true, Hooks: []kit.FileHook{{
 	Event: "Stop", Command: "git-loop hook qwen stop",
 	Entry: kit.HookGroup{Hooks: []kit.HookCommand{{Type: "command", Command: "git-loop hook qwen stop", Timeout: kit.StopTimeout * 1000}}},

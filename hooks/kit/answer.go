@@ -33,6 +33,25 @@ func BlockForAgent(w io.Writer, v loop.Verdict) {
 	}{"block", v.ForAgent})
 }
 
+// BlockTellingThePerson is BlockForAgent with the person's line, v.ForUser, as
+// "systemMessage" (left out when empty): Claude Code's answer, and Qwen Code's and
+// OpenCode's plugin's.
+func BlockTellingThePerson(w io.Writer, v loop.Verdict) {
+	WriteAnswer(w, struct {
+		Decision      string `json:"decision"`
+		Reason        string `json:"reason"`
+		SystemMessage string `json:"systemMessage,omitempty"`
+	}{"block", v.ForAgent, v.ForUser})
+}
+
+// LetStopTellingThePerson lets the agent stop, showing text (when not empty) to the person
+// as {"systemMessage": text}; no output at all lets it stop silently.
+func LetStopTellingThePerson(w, _ io.Writer, text string) {
+	if text != "" {
+		WriteSystemMessage(w, text)
+	}
+}
+
 // WriteSystemMessage prints the answer that lets the agent stop and shows text to the user,
 // {"systemMessage": text}, in the agents whose protocol has that field (Claude Code's, and
 // those built on its shape).

@@ -43,11 +43,7 @@ func onStop(ctx context.Context, h kit.Hook, io kit.Streams, subagent bool) int 
 // answers: {"decision":"block"} to continue; {"systemMessage"} to tell the person.
 var answers = kit.Answers{
 	KeepGoing: func(w io.Writer, v loop.Verdict) { writeBlock(w, v.ForAgent, v.ForUser) },
-	LetStop: func(w, _ io.Writer, text string) {
-		if text != "" {
-			kit.WriteSystemMessage(w, text)
-		}
-	},
+	LetStop:   kit.LetStopTellingThePerson,
 }
 
 // answerWait bounds how long a stop waits for the agent's transcript to hold the answer that

@@ -3,7 +3,6 @@ package droid
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/git-loop/git-loop/hooks/kit"
@@ -77,9 +76,5 @@ func stopID(session, messageID string) string {
 // to tell them why it stopped.
 var answers = kit.Answers{
 	KeepGoing: kit.BlockForAgent,
-	LetStop: func(w, _ io.Writer, text string) {
-		if text != "" {
-			kit.WriteSystemMessage(w, text)
-		}
-	},
+	LetStop:   kit.LetStopTellingThePerson,
 }

@@ -74,9 +74,5 @@ var answers = kit.Answers{
 			SystemMessage string `json:"systemMessage,omitempty"`
 		}{"deny", v.ForAgent, v.ForUser})
 	},
-	LetStop: func(w, _ io.Writer, text string) {
-		if text != "" {
-			kit.WriteSystemMessage(w, text)
-		}
-	},
+	LetStop: kit.LetStopTellingThePerson,
 }

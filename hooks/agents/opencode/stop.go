@@ -3,7 +3,6 @@ package opencode
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/git-loop/git-loop/hooks/kit"
@@ -121,18 +120,8 @@ func (in idleInput) stopID() string {
 }
 
 var answers = kit.Answers{
-	KeepGoing: func(w io.Writer, v loop.Verdict) {
-		kit.WriteAnswer(w, struct {
-			Decision      string `json:"decision"`
-			Reason        string `json:"reason"`
-			SystemMessage string `json:"systemMessage,omitempty"`
-		}{"block", v.ForAgent, v.ForUser})
-	},
-	LetStop: func(w, _ io.Writer, text string) {
-		if text != "" {
-			kit.WriteSystemMessage(w, text)
-		}
-	},
+	KeepGoing: kit.BlockTellingThePerson,
+	LetStop:   kit.LetStopTellingThePerson,
 }
 
 // turnStart is the index of the first message after the session's last prompt (0 when the

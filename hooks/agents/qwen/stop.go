@@ -3,7 +3,6 @@ package qwen
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/git-loop/git-loop/hooks/kit"
 	"github.com/git-loop/git-loop/loop"
@@ -72,16 +71,6 @@ func thisTurn(msg *string) string {
 // {"systemMessage"} to tell the person. Never {"continue":false}: Qwen Code reads it as a
 // block too.
 var answers = kit.Answers{
-	KeepGoing: func(w io.Writer, v loop.Verdict) {
-		kit.WriteAnswer(w, struct {
-			Decision      string `json:"decision"`
-			Reason        string `json:"reason"`
-			SystemMessage string `json:"systemMessage,omitempty"`
-		}{"block", v.ForAgent, v.ForUser})
-	},
-	LetStop: func(w, _ io.Writer, text string) {
-		if text != "" {
-			kit.WriteSystemMessage(w, text)
-		}
-	},
+	KeepGoing: kit.BlockTellingThePerson,
+	LetStop:   kit.LetStopTellingThePerson,
 }

@@ -3,7 +3,6 @@ package copilot
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -158,32 +157,12 @@ func turnLine(line []byte) (string, string, sessionlog.Verdict) {
 // cached ones are inside inputTokens). It also returns the offset after the last complete
 // line, where the next call starts: summing the calls gives what one call from 0 gives.
 func usageInFile(path string, from int64) (tokens, next int64, err error) {
-	f, size, err := sessionlog.Open(path)
-	if err != nil {
-		return 0, from, err
-	}
-	defer f.Close()
-	if from < 0 || from > size {
-		return 0, from, fmt.Errorf("hooks: usage offset %d outside session log %s (%d bytes)", from, path, size)
-	}
-	tokens, next, err = usageIn(f, size, from, sessionlog.DefaultLimits)
-	if err != nil {
-		return 0, from, sessionlog.ReadError(path, err)
-	}
-	return tokens, next, nil
+	return sessionlog.TokensFrom(path, from, "session log", lineUsage)
 }
 
 // usageIn is usageInFile over the first size bytes of r.
 func usageIn(r io.ReaderAt, size, from int64, lim sessionlog.Limits) (int64, int64, error) {
-	var tokens int64
-	next, err := sessionlog.Forward(r, size, from, lim, func(line []byte) error {
-		tokens += lineUsage(line)
-		return nil
-	})
-	if err != nil {
-		return 0, from, err
-	}
-	return tokens, next, nil
+	return sessionlog.TokensIn(r, size, from, lim, lineUsage)
 }
 
 // lineUsage is the tokens of one session.usage_record line, 0 for any other line. A
@@ -263,25 +242,7 @@ func thisTurn(path string, prev *loop.JudgedMessage, stderr io.Writer) (string, 
 // counter advances a loop's token count over a Copilot session log from where the
 // previous stop left off (from the start of a log the loop has not read before).
 func counter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark, error) {
-	if path == "" {
-		return nil
-	}
-	return func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
-		mark := loop.TranscriptMark{Path: path}
-		if prev != nil {
-			mark.Tokens = prev.Tokens // tokens of earlier logs of this loop still count
-			if prev.Path == path {
-				mark.Offset = prev.Offset
-			}
-		}
-		spent, next, err := usageInFile(path, mark.Offset)
-		if err != nil {
-			return nil, err
-		}
-		mark.Tokens += spent
-		mark.Offset = next
-		return &mark, nil
-	}
+	return sessionlog.TokenCounter(path, "session log", lineUsage)
 }
 
 // commandReader reads the shell commands a session log records since the mark.

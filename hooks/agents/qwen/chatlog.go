@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -77,59 +76,24 @@ func callTokens(line []byte) (tokens int64, ok bool) {
 // usageIn returns the tokens of the model calls the first size bytes of r record from
 // offset from, and the offset after the last complete line.
 func usageIn(r io.ReaderAt, size, from int64, lim sessionlog.Limits) (int64, int64, error) {
-	var tokens int64
-	next, err := sessionlog.Forward(r, size, from, lim, func(line []byte) error {
-		if n, ok := callTokens(line); ok {
-			tokens += n
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, from, err
-	}
-	return tokens, next, nil
+	return sessionlog.TokensIn(r, size, from, lim, lineTokens)
 }
 
 // usageInFile is usageIn over the chat log at path.
 func usageInFile(path string, from int64) (int64, int64, error) {
-	f, size, err := sessionlog.Open(path)
-	if err != nil {
-		return 0, from, err
-	}
-	defer f.Close()
-	if from < 0 || from > size {
-		return 0, from, fmt.Errorf("hooks: usage offset %d outside chat log %s (%d bytes)", from, path, size)
-	}
-	tokens, next, err := usageIn(f, size, from, sessionlog.DefaultLimits)
-	if err != nil {
-		return 0, from, sessionlog.ReadError(path, err)
-	}
-	return tokens, next, nil
+	return sessionlog.TokensFrom(path, from, "chat log", lineTokens)
 }
 
 // counter advances a loop's token count over a chat log from where the previous stop left
 // off (from the start of a log the loop has not read before).
 func counter(path string) func(*loop.TranscriptMark) (*loop.TranscriptMark, error) {
-	if path == "" {
-		return nil
-	}
-	return func(prev *loop.TranscriptMark) (*loop.TranscriptMark, error) {
-		mark := loop.TranscriptMark{Path: path}
-		var from int64
-		if prev != nil {
-			mark.Tokens = prev.Tokens // tokens of earlier logs of this loop still count
-			if prev.Path == path {
-				from = prev.Offset
-			}
-		}
-		spent, next, err := usageInFile(path, from)
-		if err != nil {
-			return nil, err
-		}
-		mark.Tokens += spent
-		mark.Offset = next
-		return &mark, nil
-	}
+	return sessionlog.TokenCounter(path, "chat log", lineTokens)
+}
+
+// lineTokens is callTokens' count, 0 for a line that records no model call.
+func lineTokens(line []byte) int64 {
+	n, _ := callTokens(line)
+	return n
 }
 
 // message is the part of a chat log line the readers of messages need.

@@ -251,13 +251,13 @@ func checkSettings(doc []byte, name, product string, comments bool) error {
 		var syn *json.SyntaxError
 		where := ""
 		if errors.As(err, &syn) {
-			line, col := LineCol(doc, syn.Offset)
+			line, col := lineCol(doc, syn.Offset)
 			where = fmt.Sprintf("line %d, column %d: ", line, col)
 		}
 		return fmt.Errorf("hooks: %w: %s is not valid JSON (%s%s); fix it by hand (or move it away) and install again; the file was left untouched", ErrHookFile, name, where, OneLine(errText(err)))
 	}
 	if i := jsWS(doc, 0); doc[i] != '{' {
-		return fmt.Errorf("hooks: %w: %s holds a JSON %s, but %s's hook settings are a JSON object; fix it by hand (or move it away) and install again; the file was left untouched", ErrHookFile, name, JSONKind(doc[i]), product)
+		return fmt.Errorf("hooks: %w: %s holds a JSON %s, but %s's hook settings are a JSON object; fix it by hand (or move it away) and install again; the file was left untouched", ErrHookFile, name, jsonKind(doc[i]), product)
 	}
 	return nil
 }
@@ -270,7 +270,7 @@ func errText(err error) string {
 }
 
 func settingsShapeError(name, product, key string, first byte, want string) error {
-	return fmt.Errorf("hooks: %w: %s: %s is a JSON %s, but %s expects %s there; fix it by hand and install again; the file was left untouched", ErrHookFile, name, key, JSONKind(first), product, want)
+	return fmt.Errorf("hooks: %w: %s: %s is a JSON %s, but %s expects %s there; fix it by hand and install again; the file was left untouched", ErrHookFile, name, key, jsonKind(first), product, want)
 }
 
 // HookGroup is an entry of a grouped hook file: a group of command hooks.

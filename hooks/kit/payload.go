@@ -68,7 +68,7 @@ func ReadPayload(r io.Reader, event string, v any) error {
 		if !json.Valid(data) {
 			return payloadError(event, data, json.Unmarshal(data, new(any)))
 		}
-		return fmt.Errorf("hooks: %s payload is a JSON %s, want an object", event, JSONKind(data[0]))
+		return fmt.Errorf("hooks: %s payload is a JSON %s, want an object", event, jsonKind(data[0]))
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return payloadError(event, data, err)
@@ -82,7 +82,7 @@ func payloadError(event string, data []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		line, col := LineCol(data, syn.Offset)
+		line, col := lineCol(data, syn.Offset)
 		return fmt.Errorf("hooks: %s payload is not valid JSON: %s (line %d, column %d)", event, OneLine(syn.Error()), line, col)
 	case errors.As(err, &typ) && typ.Field != "":
 		return fmt.Errorf("hooks: %s payload: field %q is a JSON %s, want %s", event, typ.Field, typ.Value, goKind(typ.Type.Kind().String()))
@@ -90,9 +90,9 @@ func payloadError(event string, data []byte, err error) error {
 	return fmt.Errorf("hooks: %s payload is not valid JSON: %s", event, OneLine(err.Error()))
 }
 
-// LineCol converts a byte offset (the end of the bad token, as json.SyntaxError reports
+// lineCol converts a byte offset (the end of the bad token, as json.SyntaxError reports
 // it) to a 1-based line and column.
-func LineCol(data []byte, off int64) (line, col int) {
+func lineCol(data []byte, off int64) (line, col int) {
 	if off > int64(len(data))+1 {
 		off = int64(len(data)) + 1
 	}
@@ -119,8 +119,8 @@ func invalidUTF8At(b []byte) int {
 	return -1
 }
 
-// JSONKind names the kind of the JSON value that starts with first.
-func JSONKind(first byte) string {
+// jsonKind names the kind of the JSON value that starts with first.
+func jsonKind(first byte) string {
 	switch first {
 	case '{':
 		return "object"

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"strings"
+	"time"
 )
 
 // ErrNoText is returned (wrapped, naming the log, by the agents' readers) when the last turn
@@ -65,4 +68,29 @@ func TurnText(path string, classify Classifier) (text, id string, err error) {
 		return "", "", ReadError(path, err)
 	}
 	return text, id, nil
+}
+
+// AwaitText waits, at most until wait has passed, until the last turn of the log at path
+// (each line classified by classify) holds answer as its text, white space aside, polling
+// every 50 ms: for agents whose payload gives the answer before their log has it, so that
+// what is read of the log counts the turn that answer ended. It returns at once when answer
+// is blank, and when the log cannot be read for any reason but not holding text yet.
+func AwaitText(path, answer string, classify Classifier, wait time.Duration) {
+	want := strings.TrimSpace(answer)
+	if want == "" {
+		return
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		text, _, err := TurnText(path, classify)
+		switch {
+		case err == nil && strings.TrimSpace(text) == want:
+			return
+		case err != nil && !errors.Is(err, ErrNoText) && !errors.Is(err, fs.ErrNotExist): // unreadable: read what there is
+			return
+		case time.Now().After(deadline):
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

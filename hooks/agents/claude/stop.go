@@ -2,10 +2,8 @@ package claude
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -55,22 +53,8 @@ var answerWait = 2 * time.Second
 // awaitAnswer waits, at most answerWait, until the transcript at path holds answer as its
 // last assistant text, so that the token budget counts the answer that ended the turn.
 func awaitAnswer(path string, answer *string) {
-	if answer == nil || strings.TrimSpace(*answer) == "" {
-		return
-	}
-	want := strings.TrimSpace(*answer)
-	deadline := time.Now().Add(answerWait)
-	for {
-		text, _, err := ThisTurnText(path)
-		switch {
-		case err == nil && strings.TrimSpace(text) == want:
-			return
-		case err != nil && !errors.Is(err, ErrNoAssistantText) && !errors.Is(err, fs.ErrNotExist): // unreadable: count what there is
-			return
-		case time.Now().After(deadline):
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	if answer != nil {
+		sessionlog.AwaitText(path, *answer, turnLine, answerWait)
 	}
 }
 

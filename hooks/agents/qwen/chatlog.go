@@ -3,9 +3,7 @@ package qwen
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -184,21 +182,8 @@ var answerWait = 2 * time.Second
 // message whose text is answer (the payload's last_assistant_message), so that the readers
 // count the turn's last call. Nothing is waited for without an answer to recognise.
 func awaitAnswer(path string, answer *string) {
-	if path == "" || answer == nil || *answer == noResponseText || strings.TrimSpace(*answer) == "" {
+	if path == "" || answer == nil || *answer == noResponseText {
 		return
 	}
-	want := strings.TrimSpace(*answer)
-	deadline := time.Now().Add(answerWait)
-	for {
-		text, _, err := sessionlog.TurnText(path, lastAnswer)
-		switch {
-		case err == nil && strings.TrimSpace(text) == want:
-			return
-		case err != nil && !errors.Is(err, sessionlog.ErrNoText) && !errors.Is(err, fs.ErrNotExist): // unreadable: read what there is
-			return
-		case time.Now().After(deadline):
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	sessionlog.AwaitText(path, *answer, lastAnswer, answerWait)
 }

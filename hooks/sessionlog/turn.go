@@ -94,3 +94,18 @@ func AwaitText(path, answer string, classify Classifier, wait time.Duration) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Poll calls ready until it reports true, at most tries times, calling sleep between calls,
+// and reports whether it did: the bounded wait of the agents whose log falls behind their
+// hook, with the clock left to the caller (tests count the looks instead of waiting).
+func Poll(tries int, sleep func(), ready func() bool) bool {
+	for i := 0; ; i++ {
+		if ready() {
+			return true
+		}
+		if i+1 >= tries {
+			return false
+		}
+		sleep()
+	}
+}

@@ -54,15 +54,7 @@ func awaitStop(path string, timestamp json.RawMessage, tries int, sleep func()) 
 	if len(ts) == 0 || string(ts) == "null" {
 		return false
 	}
-	for i := 0; ; i++ {
-		if hookStarted(path, ts) {
-			return true
-		}
-		if i+1 >= tries {
-			return false
-		}
-		sleep()
-	}
+	return sessionlog.Poll(tries, sleep, func() bool { return hookStarted(path, ts) })
 }
 
 // hookStarted reports whether the end of the session log at path holds an agentStop

@@ -50,15 +50,7 @@ func awaitMessage(path, id string, tries int, sleep func()) bool {
 	if id == "" {
 		return false
 	}
-	for i := 0; ; i++ {
-		if hasMessage(path, id) {
-			return true
-		}
-		if i+1 >= tries {
-			return false
-		}
-		sleep()
-	}
+	return sessionlog.Poll(tries, sleep, func() bool { return hasMessage(path, id) })
 }
 
 // hasMessage reports whether one of the last lines of the session log at path is the message

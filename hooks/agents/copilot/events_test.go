@@ -73,36 +73,14 @@ func TestCopilotTurnLine(t *testing.T) {
 }
 
 func TestCopilotThisTurnText(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		lines []string
-		want  string // "" for sessionlog.ErrNoText
-		id    string
-	}{
-		{"the claim", []string{cpPrompt, cpUsage, cpClaim, cpTurnEnd, cpHookStart}, "All fixed. <promise>DONE</promise>", "a1"},
-		{"after the block: only this turn", []string{cpPrompt, cpClaim, cpHookStart, cpHookEnd, cpFeedback, cpToolOnly, cpBash, cpFixed, cpHookStart}, "Fixed. <promise>DONE</promise>", "a3"},
-		{"after the block, no text: not the rejected claim", []string{cpPrompt, cpClaim, cpHookStart, cpHookEnd, cpFeedback, cpToolOnly, cpBash, cpHookStart}, "", ""},
-		{"a sub-agent's promise is not the agent's", []string{cpPrompt, cpClaim, cpSubAsk, cpSubSays, cpOldSub, cpHookStart}, "All fixed. <promise>DONE</promise>", "a1"},
-		{"a prompt last", []string{cpClaim, cpPrompt}, "", ""},
-		{"empty", nil, "", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var data []byte
-			if tc.lines != nil {
-				data = logtest.JSONLines(tc.lines...)
-			}
-			text, id, err := thisTurnText(logtest.Write(t, data))
-			switch {
-			case tc.want == "" && !errors.Is(err, sessionlog.ErrNoText):
-				t.Errorf("got %q, %v; want sessionlog.ErrNoText", text, err)
-			case tc.want != "" && (err != nil || text != tc.want || id != tc.id):
-				t.Errorf("got %q (id %q), %v; want %q (id %q)", text, id, err, tc.want, tc.id)
-			}
-		})
-	}
-	if _, _, err := thisTurnText(filepath.Join(t.TempDir(), "none.jsonl")); err == nil || errors.Is(err, sessionlog.ErrNoText) {
-		t.Errorf("a missing log: %v, want an error naming it", err)
-	}
+	logtest.CheckTurnText(t, thisTurnText, []logtest.TurnCase{
+		{Name: "the claim", Lines: []string{cpPrompt, cpUsage, cpClaim, cpTurnEnd, cpHookStart}, Want: "All fixed. <promise>DONE</promise>", ID: "a1"},
+		{Name: "after the block: only this turn", Lines: []string{cpPrompt, cpClaim, cpHookStart, cpHookEnd, cpFeedback, cpToolOnly, cpBash, cpFixed, cpHookStart}, Want: "Fixed. <promise>DONE</promise>", ID: "a3"},
+		{Name: "after the block, no text: not the rejected claim", Lines: []string{cpPrompt, cpClaim, cpHookStart, cpHookEnd, cpFeedback, cpToolOnly, cpBash, cpHookStart}, Want: "", ID: ""},
+		{Name: "a sub-agent's promise is not the agent's", Lines: []string{cpPrompt, cpClaim, cpSubAsk, cpSubSays, cpOldSub, cpHookStart}, Want: "All fixed. <promise>DONE</promise>", ID: "a1"},
+		{Name: "a prompt last", Lines: []string{cpClaim, cpPrompt}, Want: "", ID: ""},
+		{Name: "empty", Lines: nil, Want: "", ID: ""},
+	})
 }
 
 func TestCopilotUsage(t *testing.T) {

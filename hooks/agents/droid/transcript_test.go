@@ -3,7 +3,6 @@ package droid
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,37 +71,15 @@ func TestTurnLine(t *testing.T) {
 }
 
 func TestThisTurnText(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		lines []string
-		want  string // "" for sessionlog.ErrNoText
-		id    string
-	}{
-		{"the claim", []string{dSession, dContext, dPrompt, dClaim}, "All fixed. <promise>DONE</promise>", "a1"},
-		{"after the block: only this turn", []string{dPrompt, dClaim, dHookRun, dReason, dFixCall, dResult, dFixed}, "Fixed. <promise>DONE</promise>", "a4"},
-		{"after the block, no text: not the rejected claim", []string{dPrompt, dClaim, dHookRun, dReason, dFixCall, dResult, dNudge, dNudge, dGaveUp}, "", ""},
-		{"the turn's text before its tool call", []string{dPrompt, dSaysRuns, dResult, dNudge, dGaveUp}, "Let me look.", "a3"},
-		{"a hook's run and a system message after the answer", []string{dPrompt, dClaim, dHookRun, dSystem, dOutcome}, "All fixed. <promise>DONE</promise>", "a1"},
-		{"a prompt last", []string{dClaim, dPrompt}, "", ""},
-		{"empty", nil, "", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var data []byte
-			if tc.lines != nil {
-				data = logtest.JSONLines(tc.lines...)
-			}
-			text, id, err := thisTurnText(logtest.Write(t, data))
-			switch {
-			case tc.want == "" && !errors.Is(err, sessionlog.ErrNoText):
-				t.Errorf("got %q, %v; want sessionlog.ErrNoText", text, err)
-			case tc.want != "" && (err != nil || text != tc.want || id != tc.id):
-				t.Errorf("got %q (id %q), %v; want %q (id %q)", text, id, err, tc.want, tc.id)
-			}
-		})
-	}
-	if _, _, err := thisTurnText(filepath.Join(t.TempDir(), "none.jsonl")); err == nil || errors.Is(err, sessionlog.ErrNoText) {
-		t.Errorf("a missing log: %v, want an error naming it", err)
-	}
+	logtest.CheckTurnText(t, thisTurnText, []logtest.TurnCase{
+		{Name: "the claim", Lines: []string{dSession, dContext, dPrompt, dClaim}, Want: "All fixed. <promise>DONE</promise>", ID: "a1"},
+		{Name: "after the block: only this turn", Lines: []string{dPrompt, dClaim, dHookRun, dReason, dFixCall, dResult, dFixed}, Want: "Fixed. <promise>DONE</promise>", ID: "a4"},
+		{Name: "after the block, no text: not the rejected claim", Lines: []string{dPrompt, dClaim, dHookRun, dReason, dFixCall, dResult, dNudge, dNudge, dGaveUp}, Want: "", ID: ""},
+		{Name: "the turn's text before its tool call", Lines: []string{dPrompt, dSaysRuns, dResult, dNudge, dGaveUp}, Want: "Let me look.", ID: "a3"},
+		{Name: "a hook's run and a system message after the answer", Lines: []string{dPrompt, dClaim, dHookRun, dSystem, dOutcome}, Want: "All fixed. <promise>DONE</promise>", ID: "a1"},
+		{Name: "a prompt last", Lines: []string{dClaim, dPrompt}, Want: "", ID: ""},
+		{Name: "empty", Lines: nil, Want: "", ID: ""},
+	})
 }
 
 // TestThisTurnJudgedOnce: a stop whose turn's text is the message the last judged stop read

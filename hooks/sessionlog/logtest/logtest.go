@@ -4,6 +4,7 @@
 package logtest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,4 +30,37 @@ func Write(t testing.TB, data []byte) string {
 // longer than maxLine.
 func Limits(chunk, maxLine int) sessionlog.Limits {
 	return sessionlog.Limits{Chunk: chunk, MaxChunk: 16 * chunk, MaxLine: maxLine}
+}
+
+// TurnCase is one log and the turn's text a reader of it must find: want "" for none
+// (sessionlog.ErrNoText), else the text and the id of the line it came from.
+type TurnCase struct {
+	Name     string
+	Lines    []string
+	Want, ID string
+}
+
+// CheckTurnText runs read, an agent's reader of its log's last turn, over each case's lines
+// written as a log, and over a log that does not exist, which must be an error naming it
+// (never sessionlog.ErrNoText).
+func CheckTurnText(t *testing.T, read func(path string) (text, id string, err error), cases []TurnCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			var data []byte
+			if tc.Lines != nil {
+				data = JSONLines(tc.Lines...)
+			}
+			text, id, err := read(Write(t, data))
+			switch {
+			case tc.Want == "" && !errors.Is(err, sessionlog.ErrNoText):
+				t.Errorf("got %q, %v; want sessionlog.ErrNoText", text, err)
+			case tc.Want != "" && (err != nil || text != tc.Want || id != tc.ID):
+				t.Errorf("got %q (id %q), %v; want %q (id %q)", text, id, err, tc.Want, tc.ID)
+			}
+		})
+	}
+	if _, _, err := read(filepath.Join(t.TempDir(), "none.jsonl")); err == nil || errors.Is(err, sessionlog.ErrNoText) {
+		t.Errorf("a missing log: %v, want an error naming it", err)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/git-loop/git-loop/loop"
 )
@@ -91,9 +90,10 @@ func (a *Agent) FindHooks(doc []byte, name string) (missing, present []string, e
 		_, missing, present, err = MergeHooks(doc, name, a.File)
 		return missing, present, err
 	}
+	names := a.scriptHooks()
 	for i, h := range a.File.Hooks {
-		what := a.scriptHooks()[i]
-		if strings.Contains(string(doc), h.Command) {
+		what := names[i]
+		if bytes.Contains(doc, []byte(h.Command)) {
 			present = append(present, what)
 		} else {
 			missing = append(missing, what)
